@@ -1,0 +1,178 @@
+//! Command-line flags, parsed by hand: five flags do not justify a parser
+//! crate, and tests need exact exit codes (2 for bad usage).
+
+use std::ffi::OsString;
+use std::net::{SocketAddr, ToSocketAddrs};
+use std::path::PathBuf;
+
+/// Printed for `--help` and after usage errors.
+pub const USAGE: &str = "\
+Usage: user-management-server [OPTIONS]
+
+Reference server for the User Management API (POST /api/users/count, POST /api/users).
+
+Options:
+  --bind ADDR   address to listen on (default 127.0.0.1:8080; port 0 picks a free port)
+  --db PATH     SQLite file, created and seeded if needed (default data/users.sqlite3);
+                ':memory:' for a throw-away in-memory database
+  --seed N      users to seed into an empty database (default 1000, max 1000000)
+  --www DIR     static files served at / (default www)
+  --pkg DIR     static files served at /pkg/ (default pkg)
+  -h, --help    print this help
+
+When ready, prints one line to stdout: Listening on http://HOST:PORT";
+
+/// Largest `--seed`: generated phone numbers are unique up to here.
+pub const MAX_SEED: u64 = 1_000_000;
+
+/// Validated settings for one server run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Config {
+    /// Socket address to bind.
+    pub bind: SocketAddr,
+    /// Database path or `:memory:`.
+    pub db: String,
+    /// Users to seed into an empty table.
+    pub seed: u64,
+    /// Directory served at `/`.
+    pub www: PathBuf,
+    /// Directory served at `/pkg/`.
+    pub pkg: PathBuf,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            bind: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            db: "data/users.sqlite3".to_owned(),
+            seed: 1000,
+            www: PathBuf::from("www"),
+            pkg: PathBuf::from("pkg"),
+        }
+    }
+}
+
+/// What the command line asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    /// Start the server.
+    Run(Config),
+    /// Print usage and exit successfully.
+    Help,
+}
+
+/// Parses the arguments after the program name; `Err` is a usage error.
+/// Accepts both `--flag value` and `--flag=value`.
+pub fn parse<I: IntoIterator<Item = OsString>>(args: I) -> Result<Command, String> {
+    let mut config = Config::default();
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        let arg = arg
+            .into_string()
+            .map_err(|arg| format!("argument is not valid UTF-8: {arg:?}"))?;
+        if arg == "-h" || arg == "--help" {
+            return Ok(Command::Help);
+        }
+        let (flag, inline) = match arg.split_once('=') {
+            Some((flag, value)) if flag.starts_with("--") => {
+                (flag.to_owned(), Some(value.to_owned()))
+            }
+            _ => (arg.clone(), None),
+        };
+        if !matches!(
+            flag.as_str(),
+            "--bind" | "--db" | "--seed" | "--www" | "--pkg"
+        ) {
+            return Err(if flag.starts_with('-') {
+                format!("unknown option {flag}")
+            } else {
+                format!("unexpected argument {flag:?}")
+            });
+        }
+        let value = match inline {
+            Some(value) => value,
+            None => args
+                .next()
+                .and_then(|value| value.into_string().ok())
+                .ok_or_else(|| format!("{flag} needs a value"))?,
+        };
+        match flag.as_str() {
+            "--bind" => config.bind = parse_bind(&value)?,
+            "--db" if value.is_empty() => return Err("--db needs a non-empty path".to_owned()),
+            "--db" => config.db = value,
+            "--seed" => config.seed = parse_seed(&value)?,
+            "--www" => config.www = PathBuf::from(value),
+            _ => config.pkg = PathBuf::from(value),
+        }
+    }
+    Ok(Command::Run(config))
+}
+
+/// Accepts `IP:PORT` or `host:port` (resolved once, first address wins).
+fn parse_bind(value: &str) -> Result<SocketAddr, String> {
+    if let Ok(addr) = value.parse() {
+        return Ok(addr);
+    }
+    value
+        .to_socket_addrs()
+        .ok()
+        .and_then(|mut addrs| addrs.next())
+        .ok_or_else(|| format!("--bind: {value:?} is not an address like 127.0.0.1:8080"))
+}
+
+fn parse_seed(value: &str) -> Result<u64, String> {
+    match value.parse::<u64>() {
+        Ok(n) if n <= MAX_SEED => Ok(n),
+        _ => Err(format!(
+            "--seed: {value:?} is not an integer from 0 to {MAX_SEED}"
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(args: &[&str]) -> Result<Command, String> {
+        parse(args.iter().map(OsString::from))
+    }
+
+    #[test]
+    fn defaults() {
+        assert_eq!(run(&[]).unwrap(), Command::Run(Config::default()));
+    }
+
+    #[test]
+    fn all_flags_in_both_forms() {
+        let Command::Run(config) = run(&[
+            "--bind",
+            "127.0.0.1:0",
+            "--db=:memory:",
+            "--seed",
+            "5",
+            "--www",
+            "w",
+            "--pkg=p",
+        ])
+        .unwrap() else {
+            panic!("expected run");
+        };
+        assert_eq!(config.bind.port(), 0);
+        assert_eq!(config.db, ":memory:");
+        assert_eq!(config.seed, 5);
+        assert_eq!(config.www, PathBuf::from("w"));
+        assert_eq!(config.pkg, PathBuf::from("p"));
+    }
+
+    #[test]
+    fn help_and_errors() {
+        assert_eq!(run(&["--help"]).unwrap(), Command::Help);
+        assert!(run(&["--nope"]).unwrap_err().contains("--nope"));
+        assert!(run(&["extra"]).is_err());
+        assert!(run(&["--seed"]).unwrap_err().contains("needs a value"));
+        assert!(run(&["--seed", "-1"]).is_err());
+        assert!(run(&["--seed", "1000001"]).is_err());
+        assert!(run(&["--bind", "not an address"]).is_err());
+        assert!(run(&["--db", ""]).is_err());
+    }
+}

@@ -1,0 +1,142 @@
+//! Reference server for the User Management API.
+//!
+//! Serves `POST /api/users/count` and `POST /api/users` from a seeded SQLite
+//! database, plus the demo page and the wasm package as static files, so the
+//! WebAssembly client can be developed, demonstrated and tested end to end.
+
+#![deny(missing_docs)]
+
+mod cli;
+mod db;
+mod envelope;
+mod params;
+mod routes;
+mod seed;
+
+use std::io::Write;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::serve::ListenerExt;
+use tokio::sync::Notify;
+
+/// How long in-flight requests may take to finish after a shutdown signal.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
+
+fn main() -> ExitCode {
+    let config = match cli::parse(std::env::args_os().skip(1)) {
+        Ok(cli::Command::Run(config)) => config,
+        Ok(cli::Command::Help) => {
+            println!("{}", cli::USAGE);
+            return ExitCode::SUCCESS;
+        }
+        Err(message) => {
+            eprintln!("error: {message}\n\n{}", cli::USAGE);
+            return ExitCode::from(2);
+        }
+    };
+    match start(config) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Opens the database, then runs the HTTP server until a shutdown signal.
+fn start(config: cli::Config) -> Result<(), String> {
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    // A few more connections than cores: blocking tasks overlap with I/O.
+    let pool_size = (threads * 2).clamp(2, 16);
+    let (db, report) = db::Db::open(&config.db, config.seed, pool_size)?;
+    if report.seeded {
+        eprintln!("seeded {} users into {}", report.users, config.db);
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+    runtime.block_on(serve(config, Arc::new(db)))
+}
+
+async fn serve(config: cli::Config, db: Arc<db::Db>) -> Result<(), String> {
+    let listener = tokio::net::TcpListener::bind(config.bind)
+        .await
+        .map_err(|e| format!("cannot listen on {}: {e}", config.bind))?;
+    let local = listener
+        .local_addr()
+        .map_err(|e| format!("cannot read the bound address: {e}"))?;
+    let app = routes::app(db, &config.www, &config.pkg);
+
+    // Small JSON answers should not wait for Nagle's algorithm.
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
+    let stop = Arc::new(Notify::new());
+    let server = axum::serve(listener, app).with_graceful_shutdown({
+        let stop = Arc::clone(&stop);
+        async move { stop.notified().await }
+    });
+
+    // Scripts read this one line to find the URL, so flush it right away.
+    let mut stdout = std::io::stdout().lock();
+    let _ = writeln!(stdout, "Listening on http://{}", display_addr(local));
+    let _ = stdout.flush();
+    drop(stdout);
+
+    let server = std::future::IntoFuture::into_future(server);
+    tokio::pin!(server);
+    tokio::select! {
+        result = &mut server => result.map_err(|e| format!("server error: {e}")),
+        () = shutdown_signal() => {
+            stop.notify_one();
+            match tokio::time::timeout(SHUTDOWN_GRACE, server).await {
+                Ok(result) => result.map_err(|e| format!("server error: {e}")),
+                Err(_) => {
+                    eprintln!("shutdown: connections still open after {SHUTDOWN_GRACE:?}, closing");
+                    Ok(())
+                }
+            }
+        }
+    }
+}
+
+/// A wildcard bind is reachable via loopback, which is what scripts want.
+fn display_addr(addr: SocketAddr) -> SocketAddr {
+    match addr.ip() {
+        IpAddr::V4(ip) if ip.is_unspecified() => {
+            SocketAddr::from((Ipv4Addr::LOCALHOST, addr.port()))
+        }
+        IpAddr::V6(ip) if ip.is_unspecified() => {
+            SocketAddr::from((Ipv6Addr::LOCALHOST, addr.port()))
+        }
+        _ => addr,
+    }
+}
+
+/// Resolves on SIGINT (Ctrl-C) or SIGTERM.
+async fn shutdown_signal() {
+    let interrupt = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => {}
+        () = terminate => {}
+    }
+}

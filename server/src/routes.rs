@@ -1,0 +1,169 @@
+//! HTTP routing: the two API operations, static files, CORS and the error
+//! envelopes for everything axum would otherwise answer in plain text.
+
+use std::any::Any;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{DefaultBodyLimit, RawQuery, State};
+use axum::handler::HandlerWithoutStateExt;
+use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use axum::Router;
+use serde::Serialize;
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::cors::CorsLayer;
+use tower_http::services::ServeDir;
+
+use crate::db::{Db, User};
+use crate::envelope::{self, ApiError};
+use crate::params::{self, RawParams};
+
+/// Request bodies beyond this get a 413 envelope; real parameter sets are tiny.
+pub const BODY_LIMIT: usize = 64 * 1024;
+
+/// Result payload of the count operation.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CountResult {
+    total_users: u64,
+}
+
+/// Result payload of the list operation.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ListResult {
+    users: Vec<User>,
+    total_users: u64,
+    page: u64,
+    page_size: u64,
+}
+
+/// Builds the whole application.
+pub fn app(db: Arc<Db>, www: &Path, pkg: &Path) -> Router {
+    let api = Router::new()
+        .route("/api/users/count", post(count).fallback(method_not_allowed))
+        .route("/api/users", post(list).fallback(method_not_allowed))
+        .with_state(db);
+
+    // Missing files (and non-GET methods) fall through to the 404 envelope.
+    let static_dir = |dir: &Path| {
+        ServeDir::new(dir)
+            .append_index_html_on_directories(true)
+            .call_fallback_on_method_not_allowed(true)
+            .fallback(not_found.into_service())
+    };
+
+    api.nest_service("/pkg", static_dir(pkg))
+        .fallback_service(static_dir(www))
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(CatchPanicLayer::custom(panic_response))
+        // Outermost, so error envelopes carry CORS headers too and browser
+        // clients can read them.
+        .layer(cors())
+}
+
+/// Any origin, with credentials, mirroring requested methods and headers.
+fn cors() -> CorsLayer {
+    CorsLayer::very_permissive()
+        .expose_headers([
+            header::RETRY_AFTER,
+            header::ALLOW,
+            header::CONTENT_LENGTH,
+            HeaderName::from_static("x-request-id"),
+        ])
+        // Lets browsers cache preflights, so benchmarks measure requests.
+        .max_age(Duration::from_secs(600))
+}
+
+/// `POST /api/users/count`.
+async fn count(
+    State(db): State<Arc<Db>>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let raw = gather(query.as_deref(), &headers, body)?;
+    let filter = params::parse_filter(&raw)?;
+    let total_users = db
+        .call(move |db, conn| db.count_sync(conn, &filter))
+        .await?;
+    Ok(envelope::ok(&CountResult { total_users }))
+}
+
+/// `POST /api/users`.
+async fn list(
+    State(db): State<Arc<Db>>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let raw = gather(query.as_deref(), &headers, body)?;
+    let filter = params::parse_filter(&raw)?;
+    let paging = params::parse_paging(&raw)?;
+    let page = db
+        .call(move |db, conn| db.list_sync(conn, &filter, paging))
+        .await?;
+    Ok(envelope::ok(&ListResult {
+        users: page.users,
+        total_users: page.total,
+        page: paging.page,
+        page_size: paging.page_size,
+    }))
+}
+
+/// Merges query-string and body parameters, turning body read failures
+/// (too large, aborted) into envelopes instead of axum's plain text.
+fn gather(
+    query: Option<&str>,
+    headers: &HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<RawParams, ApiError> {
+    let body = body.map_err(|rejection| {
+        let status = rejection.status();
+        if status == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::new(
+                status,
+                format!("request body larger than {BODY_LIMIT} bytes"),
+            )
+        } else {
+            ApiError::new(status, rejection.body_text())
+        }
+    })?;
+    let content_type = headers
+        .get(header::CONTENT_TYPE)
+        .map(|value| value.to_str().unwrap_or("<non-ASCII content type>"));
+    let mut raw = RawParams::from_query(query);
+    raw.merge_body(content_type, &body)?;
+    Ok(raw)
+}
+
+/// 405 for other methods on API routes, with the `Allow` header.
+async fn method_not_allowed(method: Method, uri: Uri) -> Response {
+    let mut response = ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        format!("method {method} not allowed on {}; use POST", uri.path()),
+    )
+    .into_response();
+    response
+        .headers_mut()
+        .insert(header::ALLOW, HeaderValue::from_static("POST"));
+    response
+}
+
+/// 404 for unknown routes and missing static files.
+async fn not_found(method: Method, uri: Uri) -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        format!("no route for {method} {}", uri.path()),
+    )
+}
+
+/// A panic in a handler becomes a 500 envelope instead of a dropped connection.
+fn panic_response(_panic: Box<dyn Any + Send + 'static>) -> Response {
+    ApiError::internal("internal server error").into_response()
+}

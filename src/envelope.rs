@@ -1,0 +1,204 @@
+//! The checks on a decoded body (the contract's "Responses"): is it an
+//! envelope `{ status, result }`, is `status` 200, and for count, is
+//! `result.totalUsers` a safe whole number. `js::EnvelopeView` reads the few
+//! fields these need from the parsed JS object; the object itself is never
+//! copied into Rust and is handed to the caller as the platform parsed it.
+
+use crate::error::{Error, Kind};
+use crate::params::Operation;
+use crate::text::{number, whole, Text};
+use crate::value::Value;
+
+/// The largest integer JS numbers hold exactly: 2^53 - 1.
+pub const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+
+/// The parts of a parsed body the checks look at.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EnvelopeView {
+    /// The body itself (only its kind matters).
+    pub body: Value,
+    /// `body.status`.
+    pub status: Value,
+    /// Whether `body` has its own `result` key.
+    pub has_result: bool,
+    /// `body.result` (only its kind matters).
+    pub result: Value,
+    /// `body.result.totalUsers`, where `result` is an object.
+    pub total_users: Value,
+}
+
+impl EnvelopeView {
+    /// The envelope's `status`, if the body is an envelope: an object with
+    /// an integer `status` and a `result` key.
+    pub fn envelope_status(&self) -> Option<f64> {
+        if self.body == Value::Object && self.has_result {
+            self.status.as_integer()
+        } else {
+            None
+        }
+    }
+}
+
+/// Checks a 2xx answer's parsed body for `operation`. `Ok` means the caller
+/// gets the body as it is.
+pub fn check_success(operation: Operation, view: &EnvelopeView) -> Result<(), Error> {
+    let Some(status) = view.envelope_status() else {
+        return Err(Error::new(
+            Kind::Decode,
+            "the response is JSON but not an envelope { status: integer, result }",
+        ));
+    };
+    let with_status = |kind, message: String| Error {
+        status: Some(status),
+        ..Error::new(kind, message)
+    };
+    if status != 200.0 {
+        let message = Text::new()
+            .push("the API answered with status ")
+            .push(&number(status))
+            .done();
+        return Err(with_status(Kind::Api, message));
+    }
+    if operation == Operation::List {
+        return Ok(());
+    }
+    if view.result != Value::Object {
+        let message = Text::new()
+            .push("count's result must be an object; got ")
+            .push(&view.result.shown())
+            .done();
+        return Err(with_status(Kind::Decode, message));
+    }
+    match view.total_users.as_integer() {
+        Some(n) if (0.0..=MAX_SAFE_INTEGER).contains(&n) => Ok(()),
+        _ => {
+            let message = Text::new()
+                .push("result.totalUsers must be a whole number from 0 to ")
+                .push(&whole(MAX_SAFE_INTEGER as u128))
+                .push("; got ")
+                .push(&view.total_users.shown())
+                .done();
+            Err(with_status(Kind::Decode, message))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view(status: Value, result: Value, total_users: Value) -> EnvelopeView {
+        EnvelopeView {
+            body: Value::Object,
+            status,
+            has_result: true,
+            result,
+            total_users,
+        }
+    }
+
+    fn count_ok(total: f64) -> EnvelopeView {
+        view(Value::Number(200.0), Value::Object, Value::Number(total))
+    }
+
+    #[test]
+    fn a_good_count_passes() {
+        assert!(check_success(Operation::Count, &count_ok(0.0)).is_ok());
+        assert!(check_success(Operation::Count, &count_ok(42.0)).is_ok());
+        assert!(check_success(Operation::Count, &count_ok(MAX_SAFE_INTEGER)).is_ok());
+    }
+
+    #[test]
+    fn bad_totals_are_decode_errors_that_keep_the_status() {
+        for bad in [
+            Value::Number(-1.0),
+            Value::Number(1.5),
+            Value::Number(MAX_SAFE_INTEGER + 1.0),
+            Value::Number(f64::INFINITY),
+            Value::Str("42".into()),
+            Value::Null,
+            Value::Undefined,
+        ] {
+            let err = check_success(
+                Operation::Count,
+                &view(Value::Number(200.0), Value::Object, bad.clone()),
+            )
+            .unwrap_err();
+            assert_eq!(err.kind, Kind::Decode, "{bad:?}");
+            assert_eq!(err.status, Some(200.0));
+            assert!(err.message.contains(&bad.shown()));
+        }
+    }
+
+    #[test]
+    fn count_result_must_be_an_object() {
+        for bad in [
+            Value::Null,
+            Value::Array,
+            Value::Number(3.0),
+            Value::Undefined,
+        ] {
+            let err = check_success(
+                Operation::Count,
+                &view(Value::Number(200.0), bad, Value::Undefined),
+            )
+            .unwrap_err();
+            assert_eq!(err.kind, Kind::Decode);
+        }
+    }
+
+    #[test]
+    fn list_result_may_be_anything() {
+        for result in [
+            Value::Null,
+            Value::Array,
+            Value::Str("x".into()),
+            Value::Object,
+        ] {
+            assert!(check_success(
+                Operation::List,
+                &view(Value::Number(200.0), result, Value::Undefined)
+            )
+            .is_ok());
+        }
+    }
+
+    #[test]
+    fn status_other_than_200_is_an_api_error() {
+        let err = check_success(
+            Operation::List,
+            &view(Value::Number(403.0), Value::Object, Value::Undefined),
+        )
+        .unwrap_err();
+        assert_eq!(err.kind, Kind::Api);
+        assert_eq!(err.status, Some(403.0));
+        assert!(err.message.contains("403"));
+    }
+
+    #[test]
+    fn what_is_not_an_envelope() {
+        let not_envelopes = [
+            view(Value::Str("200".into()), Value::Object, Value::Number(1.0)),
+            view(Value::Number(200.5), Value::Object, Value::Number(1.0)),
+            view(Value::Undefined, Value::Object, Value::Number(1.0)),
+            EnvelopeView {
+                has_result: false,
+                ..count_ok(1.0)
+            },
+            EnvelopeView {
+                body: Value::Array,
+                ..count_ok(1.0)
+            },
+            EnvelopeView {
+                body: Value::Null,
+                ..count_ok(1.0)
+            },
+        ];
+        for v in not_envelopes {
+            assert_eq!(v.envelope_status(), None);
+            let err = check_success(Operation::Count, &v).unwrap_err();
+            assert_eq!(err.kind, Kind::Decode);
+            assert_eq!(err.status, None);
+        }
+    }
+}

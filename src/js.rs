@@ -1,0 +1,224 @@
+//! Bindings to the JS the client uses, declared by hand rather than through
+//! `web-sys`, so that only what is used is generated and every call that
+//! touches a caller's value can `catch` (a JS exception unwinding through
+//! wasm would abandon Rust state mid-way).
+//!
+//! Globals are looked up when called (`fetch`, `URL`, ...), so the same
+//! module works in browsers, Node >= 18, Deno and workerd, none of which need
+//! a `window`.
+
+use js_sys::{Array, JsString, Promise};
+use wasm_bindgen::prelude::*;
+
+use crate::value::Value;
+
+#[wasm_bindgen(module = "/js/snippet.js")]
+extern "C" {
+    /// `new UsersApiError(...)`; see `error.rs`.
+    #[wasm_bindgen(js_name = newUsersApiError)]
+    pub fn new_users_api_error(
+        kind: &str,
+        message: &str,
+        param: &JsValue,
+        status: &JsValue,
+        http_status: &JsValue,
+        body: &JsValue,
+        cause: &JsValue,
+    ) -> JsValue;
+
+    #[wasm_bindgen(js_name = typeCode)]
+    fn type_code(value: &JsValue) -> u8;
+
+    /// Whether a string has no lone surrogate.
+    #[wasm_bindgen(js_name = isWellFormed)]
+    pub fn is_well_formed(value: &JsValue) -> bool;
+
+    /// Whether a value looks like an `AbortSignal`.
+    #[wasm_bindgen(js_name = isAbortSignal, catch)]
+    pub fn is_abort_signal(value: &JsValue) -> Result<bool, JsValue>;
+
+    /// 1: a clock ran out; 2: a signal aborted; 0: anything else.
+    #[wasm_bindgen(js_name = tagOf)]
+    pub fn tag_of(value: &JsValue) -> u8;
+
+    /// A timer as a promise.
+    pub type Clock;
+    /// Starts a clock of `ms` milliseconds.
+    #[wasm_bindgen(constructor)]
+    pub fn new(ms: f64) -> Clock;
+    /// Resolves when the time is up.
+    #[wasm_bindgen(method, getter)]
+    pub fn promise(this: &Clock) -> Promise;
+    /// Stops the timer.
+    #[wasm_bindgen(method)]
+    pub fn cancel(this: &Clock);
+
+    /// An `abort` listener as a promise.
+    pub type AbortWatch;
+    /// Listens to `signal`.
+    #[wasm_bindgen(constructor, catch)]
+    pub fn new(signal: &JsValue) -> Result<AbortWatch, JsValue>;
+    /// Resolves when the signal aborts.
+    #[wasm_bindgen(method, getter)]
+    pub fn promise(this: &AbortWatch) -> Promise;
+    /// Removes the listener.
+    #[wasm_bindgen(method, catch)]
+    pub fn detach(this: &AbortWatch) -> Result<(), JsValue>;
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// The global `fetch`, called unbound.
+    #[wasm_bindgen(js_name = fetch, catch)]
+    pub fn global_fetch(url: &str, init: &JsValue) -> Result<JsValue, JsValue>;
+
+    /// `Object.keys`.
+    #[wasm_bindgen(js_namespace = Object, js_name = keys, catch)]
+    pub fn object_keys(value: &JsValue) -> Result<Array, JsValue>;
+
+    /// `Reflect.get`.
+    #[wasm_bindgen(js_namespace = Reflect, js_name = get, catch)]
+    pub fn get(target: &JsValue, key: &str) -> Result<JsValue, JsValue>;
+
+    /// `Date.now()`.
+    #[wasm_bindgen(js_namespace = Date, js_name = now)]
+    pub fn now() -> f64;
+
+    /// `Math.random()`.
+    #[wasm_bindgen(js_namespace = Math, js_name = random)]
+    pub fn random() -> f64;
+
+    /// `JSON.stringify`, which throws on a bigint or a cycle.
+    #[wasm_bindgen(js_namespace = JSON, js_name = stringify, catch)]
+    pub fn json_stringify(value: &JsValue) -> Result<JsValue, JsValue>;
+
+    /// `JSON.parse`, on a JS string (no copy through Rust).
+    #[wasm_bindgen(js_namespace = JSON, js_name = parse, catch)]
+    pub fn json_parse(text: &JsString) -> Result<JsValue, JsValue>;
+
+    /// `String(value)`, which throws on a symbol or a hostile `toString`.
+    #[wasm_bindgen(js_name = String, catch)]
+    pub fn to_js_string(value: &JsValue) -> Result<JsString, JsValue>;
+
+    /// The platform's `URL`.
+    #[wasm_bindgen(js_name = URL)]
+    pub type Url;
+    /// `new URL(text)`; throws on what is not a URL.
+    #[wasm_bindgen(constructor, js_class = URL, catch)]
+    pub fn new(text: &str) -> Result<Url, JsValue>;
+    /// The normalised URL.
+    #[wasm_bindgen(method, getter)]
+    pub fn href(this: &Url) -> String;
+    /// Its query parameters, live.
+    #[wasm_bindgen(method, getter, js_name = searchParams)]
+    pub fn search_params(this: &Url) -> UrlSearchParams;
+
+    /// The platform's `URLSearchParams`.
+    #[wasm_bindgen(js_name = URLSearchParams)]
+    pub type UrlSearchParams;
+    /// An empty one.
+    #[wasm_bindgen(constructor, js_class = URLSearchParams)]
+    pub fn new() -> UrlSearchParams;
+    /// `append(name, value)`; the value is converted with `String()`.
+    #[wasm_bindgen(method)]
+    pub fn append(this: &UrlSearchParams, name: &str, value: &JsValue);
+    /// The `application/x-www-form-urlencoded` serialisation.
+    #[wasm_bindgen(method, js_name = toString)]
+    pub fn serialize(this: &UrlSearchParams) -> String;
+
+    /// The platform's `AbortController`.
+    pub type AbortController;
+    /// A fresh controller.
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> AbortController;
+    /// Its signal, for `fetch`.
+    #[wasm_bindgen(method, getter)]
+    pub fn signal(this: &AbortController) -> JsValue;
+    /// Cancels what listens to the signal.
+    #[wasm_bindgen(method)]
+    pub fn abort(this: &AbortController);
+
+    /// Whatever `fetch` resolved with; read defensively, a custom `fetch`
+    /// may return anything.
+    pub type ResponseLike;
+    /// `response.status`.
+    #[wasm_bindgen(method, getter, catch)]
+    pub fn status(this: &ResponseLike) -> Result<JsValue, JsValue>;
+    /// `response.headers`.
+    #[wasm_bindgen(method, getter, catch)]
+    pub fn headers(this: &ResponseLike) -> Result<HeadersLike, JsValue>;
+    /// `response.text()`.
+    #[wasm_bindgen(method, catch)]
+    pub fn text(this: &ResponseLike) -> Result<JsValue, JsValue>;
+
+    /// `response.headers`.
+    pub type HeadersLike;
+    /// `headers.get(name)`.
+    #[wasm_bindgen(method, catch)]
+    pub fn get(this: &HeadersLike, name: &str) -> Result<JsValue, JsValue>;
+
+    /// The caller's signal.
+    pub type SignalLike;
+    /// `signal.aborted`.
+    #[wasm_bindgen(method, getter, catch)]
+    pub fn aborted(this: &SignalLike) -> Result<bool, JsValue>;
+    /// `signal.reason`.
+    #[wasm_bindgen(method, getter)]
+    pub fn reason(this: &SignalLike) -> JsValue;
+}
+
+/// The Rust picture of a JS value. Reading a string copies it.
+pub fn value_of(value: &JsValue) -> Value {
+    match type_code(value) {
+        0 => Value::Undefined,
+        1 => Value::Null,
+        2 => Value::Bool(value.as_bool().unwrap_or(false)),
+        3 => Value::Number(value.as_f64().unwrap_or(f64::NAN)),
+        4 => Value::Str(value.as_string().unwrap_or_default()),
+        5 => Value::Array,
+        6 => Value::Function,
+        7 => Value::Object,
+        8 => Value::Other("symbol"),
+        9 => Value::Other("bigint"),
+        _ => Value::Other("non-plain object"),
+    }
+}
+
+/// The own enumerable keys of an object and their values, in order.
+pub fn entries(object: &JsValue) -> Result<Vec<(String, JsValue)>, JsValue> {
+    let keys = object_keys(object)?;
+    let mut entries = Vec::with_capacity(keys.length() as usize);
+    for key in keys.iter() {
+        let key = key.as_string().unwrap_or_default();
+        let value = get(object, &key)?;
+        entries.push((key, value));
+    }
+    Ok(entries)
+}
+
+/// `text` with every secret replaced, using the platform's string functions
+/// so that a large body is not copied into Rust. `None` if it held none.
+pub fn redact(text: &JsString, secrets: &[String]) -> Option<JsString> {
+    let mut out: Option<JsString> = None;
+    for secret in secrets {
+        let current = out.as_ref().unwrap_or(text);
+        if current.includes(secret, 0) {
+            let parts = current.split(secret);
+            out = Some(parts.join(crate::secrets::REDACTED));
+        }
+    }
+    out
+}
+
+/// The first 65,536 UTF-16 units of `text`, not splitting a surrogate pair.
+pub fn cut_body(text: &JsString) -> JsString {
+    const MAX: u32 = 65_536;
+    if text.length() <= MAX {
+        return text.clone();
+    }
+    let end = match text.char_code_at(MAX - 1) as u32 {
+        0xD800..=0xDBFF => MAX - 1,
+        _ => MAX,
+    };
+    text.slice(0, end)
+}

@@ -1,0 +1,254 @@
+//! Validation of the `params` of `countUsers` / `listUsers`
+//! (the contract's "Validation" section), before anything is sent.
+//!
+//! The result is a plan: which keys to send and whether to send the caller's
+//! own JS value or a fixed text (a boolean `active` goes out as `"true"` /
+//! `"false"`). Encoding the plan is left to the platform's `JSON`,
+//! `URLSearchParams` and `URL`, never done by hand.
+
+use crate::error::Error;
+use crate::options::ParamsIn;
+use crate::text::Text;
+use crate::value::Value;
+
+/// Which operation the params are for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Operation {
+    /// `POST /api/users/count`: takes only `query` and `active`.
+    Count,
+    /// `POST /api/users`: passes other keys through.
+    List,
+}
+
+impl Operation {
+    /// The path below the base URL.
+    pub fn path(self) -> &'static str {
+        match self {
+            Operation::Count => "/api/users/count",
+            Operation::List => "/api/users",
+        }
+    }
+}
+
+/// What to send for one param.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outgoing {
+    /// The caller's value, unchanged (the platform encodes it).
+    AsGiven,
+    /// A fixed text instead of the caller's value.
+    Fixed(&'static str),
+}
+
+/// The allowed `active` values, as messages show them.
+const ACTIVE_EXPECTED: &str = "\"all\", \"true\", \"false\" or a boolean";
+
+/// Checks the `params` argument itself: a plain object, `undefined` or `null`.
+/// Returns `false` where there are no params at all.
+pub fn check_params_value(params: &Value) -> Result<bool, Error> {
+    match params {
+        Value::Undefined | Value::Null => Ok(false),
+        Value::Object => Ok(true),
+        other => Err(Error::invalid(
+            "params",
+            "a plain object, undefined or null",
+            &other.shown(),
+        )),
+    }
+}
+
+/// Checks one param and says what to send for it; `None` means "not sent"
+/// (`undefined` and `null`).
+pub fn check_param(
+    operation: Operation,
+    params_in: ParamsIn,
+    key: &str,
+    value: &Value,
+) -> Result<Option<Outgoing>, Error> {
+    if value.is_missing() {
+        return Ok(None);
+    }
+    match key {
+        "active" => check_active(value).map(Some),
+        "query" => match value {
+            Value::Str(_) => Ok(Some(Outgoing::AsGiven)),
+            other => Err(Error::invalid("query", "a string", &other.shown())),
+        },
+        _ if operation == Operation::Count => Err(Error::validation(
+            key,
+            Text::new()
+                .push("countUsers takes only \"query\" and \"active\"; got unknown param ")
+                .quoted(key)
+                .done(),
+        )),
+        _ => check_passed_through(params_in, key, value).map(Some),
+    }
+}
+
+/// `active`: one of the three strings, or a boolean sent as its string.
+fn check_active(value: &Value) -> Result<Outgoing, Error> {
+    match value {
+        Value::Str(s) if s == "all" || s == "true" || s == "false" => Ok(Outgoing::AsGiven),
+        Value::Bool(true) => Ok(Outgoing::Fixed("true")),
+        Value::Bool(false) => Ok(Outgoing::Fixed("false")),
+        other => Err(Error::invalid("active", ACTIVE_EXPECTED, &other.shown())),
+    }
+}
+
+/// A list param other than `query` / `active`. In a query string or a form
+/// only scalars have a meaning; in a JSON body anything JSON can carry
+/// passes. Non-finite numbers are refused everywhere: JSON would turn them
+/// into `null` and a query string into `"NaN"`, silently.
+fn check_passed_through(params_in: ParamsIn, key: &str, value: &Value) -> Result<Outgoing, Error> {
+    let ok = match value {
+        Value::Str(_) | Value::Bool(_) => true,
+        Value::Number(n) => n.is_finite(),
+        Value::Array | Value::Object => params_in == ParamsIn::Body,
+        Value::Other(what) => params_in == ParamsIn::Body && *what != "symbol" && *what != "bigint",
+        Value::Function | Value::Undefined | Value::Null => false,
+    };
+    if ok {
+        return Ok(Outgoing::AsGiven);
+    }
+    let expected = match params_in {
+        ParamsIn::Body => "a JSON value (not a function, symbol, bigint, NaN or Infinity)",
+        ParamsIn::Query | ParamsIn::Form => {
+            "a string, a finite number or a boolean when paramsIn is \"query\" or \"form\""
+        }
+    };
+    Err(Error::invalid(key, expected, &value.shown()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::Kind;
+
+    fn check(op: Operation, key: &str, value: Value) -> Result<Option<Outgoing>, Error> {
+        check_param(op, ParamsIn::Body, key, &value)
+    }
+
+    #[test]
+    fn active_accepts_the_three_strings_and_booleans() {
+        for s in ["all", "true", "false"] {
+            assert_eq!(
+                check(Operation::Count, "active", Value::Str(s.into())).ok(),
+                Some(Some(Outgoing::AsGiven))
+            );
+        }
+        assert_eq!(
+            check(Operation::Count, "active", Value::Bool(true)).ok(),
+            Some(Some(Outgoing::Fixed("true")))
+        );
+        assert_eq!(
+            check(Operation::List, "active", Value::Bool(false)).ok(),
+            Some(Some(Outgoing::Fixed("false")))
+        );
+    }
+
+    #[test]
+    fn active_rejects_everything_else_naming_value_and_allowed_ones() {
+        let bad = [
+            Value::Str("TRUE".into()),
+            Value::Str("yes".into()),
+            Value::Str("".into()),
+            Value::Str(" true".into()),
+            Value::Number(1.0),
+            Value::Number(f64::NAN),
+            Value::Object,
+            Value::Array,
+            Value::Function,
+            Value::Other("symbol"),
+        ];
+        for value in bad {
+            let err = check(Operation::Count, "active", value.clone()).unwrap_err();
+            assert_eq!(err.kind, Kind::Validation);
+            assert_eq!(err.param.as_deref(), Some("active"));
+            assert!(err.message.contains(&value.shown()), "{}", err.message);
+            assert!(err.message.contains(ACTIVE_EXPECTED), "{}", err.message);
+        }
+    }
+
+    #[test]
+    fn missing_values_are_not_sent() {
+        assert_eq!(
+            check(Operation::Count, "active", Value::Null).ok(),
+            Some(None)
+        );
+        assert_eq!(
+            check(Operation::Count, "query", Value::Undefined).ok(),
+            Some(None)
+        );
+        assert_eq!(
+            check(Operation::Count, "activ", Value::Undefined).ok(),
+            Some(None)
+        );
+    }
+
+    #[test]
+    fn query_must_be_a_string() {
+        assert!(check(Operation::Count, "query", Value::Str("a&b".into())).is_ok());
+        let err = check(Operation::List, "query", Value::Number(5.0)).unwrap_err();
+        assert_eq!(err.param.as_deref(), Some("query"));
+        assert!(err.message.contains("got 5"));
+    }
+
+    #[test]
+    fn count_rejects_unknown_keys_by_name() {
+        let err = check(Operation::Count, "activ", Value::Str("true".into())).unwrap_err();
+        assert_eq!(err.param.as_deref(), Some("activ"));
+        assert!(err.message.contains("\"activ\""));
+        let err = check(Operation::Count, "__proto__", Value::Object).unwrap_err();
+        assert_eq!(err.param.as_deref(), Some("__proto__"));
+    }
+
+    #[test]
+    fn list_passes_other_keys_through() {
+        assert_eq!(
+            check(Operation::List, "page", Value::Number(2.0)).ok(),
+            Some(Some(Outgoing::AsGiven))
+        );
+        assert!(check(Operation::List, "filter", Value::Object).is_ok());
+        assert!(check(Operation::List, "when", Value::Other("Date")).is_ok());
+    }
+
+    #[test]
+    fn list_scalars_only_in_query_and_form() {
+        for mode in [ParamsIn::Query, ParamsIn::Form] {
+            assert!(check_param(Operation::List, mode, "page", &Value::Number(2.0)).is_ok());
+            assert!(check_param(Operation::List, mode, "x", &Value::Bool(true)).is_ok());
+            for bad in [Value::Object, Value::Array, Value::Other("Date")] {
+                let err = check_param(Operation::List, mode, "page", &bad).unwrap_err();
+                assert_eq!(err.param.as_deref(), Some("page"));
+            }
+        }
+    }
+
+    #[test]
+    fn what_json_cannot_carry_is_refused() {
+        for bad in [
+            Value::Number(f64::NAN),
+            Value::Number(f64::INFINITY),
+            Value::Function,
+            Value::Other("bigint"),
+            Value::Other("symbol"),
+        ] {
+            assert!(check(Operation::List, "page", bad).is_err());
+        }
+    }
+
+    #[test]
+    fn params_itself_must_be_a_plain_object() {
+        assert_eq!(check_params_value(&Value::Undefined).ok(), Some(false));
+        assert_eq!(check_params_value(&Value::Null).ok(), Some(false));
+        assert_eq!(check_params_value(&Value::Object).ok(), Some(true));
+        for bad in [
+            Value::Array,
+            Value::Str("active=true".into()),
+            Value::Number(1.0),
+            Value::Other("Map"),
+        ] {
+            let err = check_params_value(&bad).unwrap_err();
+            assert_eq!(err.param.as_deref(), Some("params"));
+        }
+    }
+}

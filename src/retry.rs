@@ -1,0 +1,138 @@
+//! When to try again, and how long to wait (the contract's "Retries").
+//!
+//! Retried: a `network` error, a `timeout`, and HTTP 408, 429, 500, 502,
+//! 503, 504. Never: `validation`, `aborted`, `api`, `decode`, other statuses.
+//! The wait is exponential backoff with "equal jitter" (half fixed, half
+//! random: <https://aws.amazon.com/blogs/architecture/exponential-backoff-and-jitter/>),
+//! unless the answer carried a `Retry-After`, which wins, capped at
+//! [`MAX_RETRY_AFTER_MS`].
+
+use crate::error::Kind;
+use crate::http_date::parse_http_date;
+
+/// The first retry waits about this long (between half and all of it).
+pub const BASE_DELAY_MS: f64 = 300.0;
+/// Backoff never grows past this.
+pub const MAX_BACKOFF_MS: f64 = 10_000.0;
+/// A `Retry-After` longer than this is cut to it.
+pub const MAX_RETRY_AFTER_MS: f64 = 60_000.0;
+
+/// The HTTP statuses worth another attempt.
+pub fn is_retryable_status(status: u16) -> bool {
+    matches!(status, 408 | 429 | 500 | 502 | 503 | 504)
+}
+
+/// Whether a failed attempt of this kind (with this HTTP status, for
+/// `http`) may be tried again.
+pub fn is_retryable(kind: Kind, http_status: Option<u16>) -> bool {
+    match kind {
+        Kind::Network | Kind::Timeout => true,
+        Kind::Http => http_status.is_some_and(is_retryable_status),
+        Kind::Validation | Kind::Aborted | Kind::Api | Kind::Decode => false,
+    }
+}
+
+/// The backoff before retry number `retry` (1 for the first), given a
+/// random number in `[0, 1)`: between half and all of
+/// `BASE_DELAY_MS * 2^(retry - 1)`, capped at [`MAX_BACKOFF_MS`].
+pub fn backoff_ms(retry: u32, random: f64) -> f64 {
+    let exponent = retry.saturating_sub(1).min(30) as i32;
+    let full = (BASE_DELAY_MS * 2f64.powi(exponent)).min(MAX_BACKOFF_MS);
+    let random = if (0.0..1.0).contains(&random) {
+        random
+    } else {
+        0.5
+    };
+    full / 2.0 + full / 2.0 * random
+}
+
+/// The wait a `Retry-After` value asks for, in milliseconds from `now_ms`
+/// (Unix epoch): delay-seconds or an HTTP date, capped at
+/// [`MAX_RETRY_AFTER_MS`]; a date in the past means no wait. `None` when the
+/// value is neither.
+pub fn retry_after_ms(value: &str, now_ms: f64) -> Option<f64> {
+    let value = value.trim();
+    let wait = if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) {
+        // Saturate rather than overflow: "99999999999999999999" is a long wait.
+        value
+            .bytes()
+            .fold(0f64, |n, b| n * 10.0 + f64::from(b - b'0'))
+            * 1_000.0
+    } else {
+        (parse_http_date(value)? - now_ms).max(0.0)
+    };
+    Some(wait.min(MAX_RETRY_AFTER_MS))
+}
+
+/// The wait before retry number `retry`: the server's `Retry-After` if it
+/// sent a valid one, else the backoff.
+pub fn delay_ms(retry: u32, random: f64, retry_after: Option<&str>, now_ms: f64) -> f64 {
+    retry_after
+        .and_then(|value| retry_after_ms(value, now_ms))
+        .unwrap_or_else(|| backoff_ms(retry, random))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn which_failures_are_retried() {
+        assert!(is_retryable(Kind::Network, None));
+        assert!(is_retryable(Kind::Timeout, None));
+        for status in [408, 429, 500, 502, 503, 504] {
+            assert!(is_retryable(Kind::Http, Some(status)), "{status}");
+        }
+        for status in [400, 401, 403, 404, 405, 409, 422, 501, 505] {
+            assert!(!is_retryable(Kind::Http, Some(status)), "{status}");
+        }
+        for kind in [Kind::Validation, Kind::Aborted, Kind::Api, Kind::Decode] {
+            assert!(!is_retryable(kind, Some(503)));
+        }
+    }
+
+    #[test]
+    fn backoff_doubles_with_jitter_and_a_cap() {
+        assert_eq!(backoff_ms(1, 0.0), 150.0);
+        assert_eq!(backoff_ms(1, 0.999_999), 150.0 + 150.0 * 0.999_999);
+        assert_eq!(backoff_ms(2, 0.0), 300.0);
+        assert_eq!(backoff_ms(3, 0.5), 900.0);
+        assert_eq!(backoff_ms(40, 0.0), MAX_BACKOFF_MS / 2.0);
+        assert!(backoff_ms(u32::MAX, 0.99) <= MAX_BACKOFF_MS);
+        assert_eq!(backoff_ms(1, f64::NAN), 225.0);
+    }
+
+    #[test]
+    fn retry_after_seconds_and_dates() {
+        let now = 784_111_777_000.0; // Sun, 06 Nov 1994 08:49:37 GMT
+        assert_eq!(retry_after_ms("0", now), Some(0.0));
+        assert_eq!(retry_after_ms(" 2 ", now), Some(2_000.0));
+        assert_eq!(retry_after_ms("3600", now), Some(MAX_RETRY_AFTER_MS));
+        assert_eq!(
+            retry_after_ms("99999999999999999999999", now),
+            Some(MAX_RETRY_AFTER_MS)
+        );
+        assert_eq!(
+            retry_after_ms("Sun, 06 Nov 1994 08:49:40 GMT", now),
+            Some(3_000.0)
+        );
+        assert_eq!(
+            retry_after_ms("Sun, 06 Nov 1994 08:00:00 GMT", now),
+            Some(0.0)
+        );
+        assert_eq!(
+            retry_after_ms("Mon, 07 Nov 1994 08:49:37 GMT", now),
+            Some(MAX_RETRY_AFTER_MS)
+        );
+        for bad in ["", "-1", "1.5", "soon", "0x10"] {
+            assert_eq!(retry_after_ms(bad, now), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn retry_after_wins_over_backoff() {
+        assert_eq!(delay_ms(1, 0.0, Some("1"), 0.0), 1_000.0);
+        assert_eq!(delay_ms(1, 0.0, Some("garbage"), 0.0), 150.0);
+        assert_eq!(delay_ms(2, 0.0, None, 0.0), 300.0);
+    }
+}

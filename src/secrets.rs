@@ -1,0 +1,92 @@
+//! Keeping credentials out of errors (the contract's "Always").
+//!
+//! The client never puts a header value into a message. But a hostile or
+//! careless server can echo a token back in its body, and a caller's own
+//! `fetch` can throw an error quoting it; those bodies and causes end up in
+//! `UsersApiError`s, and from there in log aggregators. So the values of
+//! credential headers are collected per call and cut out of any error text.
+
+/// What a redacted secret is replaced with.
+pub const REDACTED: &str = "[REDACTED]";
+
+/// Pieces shorter than this are not hunted for: replacing every "a" in a
+/// body would destroy it and protect nothing.
+const MIN_SECRET_CHARS: usize = 4;
+
+/// Whether a header (lower-case name) carries a credential: the standard
+/// ones, and any name that says token, secret, key, auth, session, cookie,
+/// password or credential (`X-Api-Key`, `X-Auth-Token`, ...).
+pub fn is_credential_header(lower_name: &str) -> bool {
+    const WORDS: [&str; 9] = [
+        "auth",
+        "token",
+        "secret",
+        "key",
+        "session",
+        "cookie",
+        "password",
+        "credential",
+        "jwt",
+    ];
+    WORDS.iter().any(|word| lower_name.contains(word))
+}
+
+/// The strings to cut out of error text for these headers: each credential
+/// value, and the token after an auth scheme (`Bearer abc` also yields
+/// `abc`, since servers echo the bare token).
+pub fn secrets<'a>(headers: impl Iterator<Item = (&'a str, &'a str)>) -> Vec<String> {
+    let mut found = Vec::new();
+    for (name, value) in headers {
+        if !is_credential_header(&name.to_ascii_lowercase()) {
+            continue;
+        }
+        let value = value.trim();
+        let token = value.split_once(' ').map(|(_, token)| token.trim());
+        for piece in [Some(value), token].into_iter().flatten() {
+            if piece.chars().count() >= MIN_SECRET_CHARS && !found.iter().any(|s| s == piece) {
+                found.push(piece.to_string());
+            }
+        }
+    }
+    // Longest first, so a full value goes before the token inside it.
+    found.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn credential_headers() {
+        for name in [
+            "authorization",
+            "proxy-authorization",
+            "x-api-key",
+            "cookie",
+            "x-auth-token",
+        ] {
+            assert!(is_credential_header(name), "{name}");
+        }
+        for name in ["accept", "x-request-id", "content-type"] {
+            assert!(!is_credential_header(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn finds_values_and_bare_tokens() {
+        let headers = [
+            ("Authorization", "Bearer s3cr3t-token"),
+            ("X-Request-Id", "visible-id"),
+            ("X-Api-Key", "k"),
+        ];
+        let found = secrets(headers.into_iter());
+        assert_eq!(
+            found,
+            vec![
+                "Bearer s3cr3t-token".to_string(),
+                "s3cr3t-token".to_string()
+            ]
+        );
+    }
+}

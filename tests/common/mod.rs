@@ -1,0 +1,165 @@
+//! The one wasm test suite, run twice: by `tests/node.rs` in Node and by
+//! `tests/browser.rs` in headless Chromium (the serde-wasm-bindgen layout).
+//! One file per part of the contract; shared helpers here.
+//!
+//! Tests that need the reference server read its URL from `USERS_API_URL`
+//! at compile time (`make test` starts the server and sets it); the others
+//! use a scripted fake `fetch` from `helpers.js`, which also records what
+//! was sent, so validation tests can prove nothing was.
+
+#![allow(dead_code)]
+
+use js_sys::{Object, Promise, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+pub use user_management_client::{count_users, list_users, UsersClient};
+
+mod requests;
+mod responses;
+mod retries;
+mod secrets;
+mod validation;
+
+#[wasm_bindgen(module = "/tests/common/helpers.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = fakeFetch)]
+    pub fn fake_fetch(script: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = callCount)]
+    pub fn call_count(fake: &JsValue) -> u32;
+    pub fn call(fake: &JsValue, i: u32) -> JsValue;
+    #[wasm_bindgen(js_name = callSignalAborted)]
+    pub fn call_signal_aborted(fake: &JsValue, i: u32) -> bool;
+    #[wasm_bindgen(js_name = bigText)]
+    pub fn big_text(n: u32) -> JsValue;
+    pub fn json(v: &JsValue) -> String;
+    pub fn parse(text: &str) -> JsValue;
+    #[wasm_bindgen(js_name = describeError)]
+    pub fn describe_error(err: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = queryOf)]
+    pub fn query_of(url: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = formOf)]
+    pub fn form_of(body: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = rawCount)]
+    pub fn raw_count(base_url: &str, params: &JsValue) -> Promise;
+    #[wasm_bindgen(js_name = abortController)]
+    pub fn abort_controller() -> JsValue;
+    #[wasm_bindgen(js_name = abortedSignal)]
+    pub fn aborted_signal() -> JsValue;
+    #[wasm_bindgen(js_name = abortLater)]
+    pub fn abort_later(controller: &JsValue, ms: u32);
+    pub fn sleep(ms: u32) -> Promise;
+    pub fn now() -> f64;
+    #[wasm_bindgen(js_name = countingProvider)]
+    pub fn counting_provider(headers: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = providerCount)]
+    pub fn provider_count(p: &JsValue) -> u32;
+    #[wasm_bindgen(js_name = hangingProvider)]
+    pub fn hanging_provider() -> JsValue;
+    #[wasm_bindgen(js_name = hostileParams)]
+    pub fn hostile_params() -> JsValue;
+    #[wasm_bindgen(js_name = protoKeyObject)]
+    pub fn proto_key_object() -> JsValue;
+    #[wasm_bindgen(js_name = loneSurrogate)]
+    pub fn lone_surrogate() -> JsValue;
+    #[wasm_bindgen(js_name = httpDate)]
+    pub fn http_date(ms_from_now: f64) -> String;
+}
+
+/// The reference server's URL, compiled in by `make test`.
+pub fn server() -> &'static str {
+    option_env!("USERS_API_URL")
+        .expect("USERS_API_URL is not set: run the suite through `make test`")
+}
+
+/// A base URL for the fake fetch; nothing listens there.
+pub const FAKE: &str = "http://fake.invalid:8080/prefix/";
+
+/// JS from JSON text.
+pub fn js(json_text: &str) -> JsValue {
+    parse(json_text)
+}
+
+/// A JS object from pairs (for values JSON cannot write: functions, signals).
+pub fn obj(pairs: &[(&str, &JsValue)]) -> JsValue {
+    let o = Object::new();
+    for (k, v) in pairs {
+        Reflect::set(&o, &JsValue::from_str(k), v).unwrap();
+    }
+    o.into()
+}
+
+pub fn get(v: &JsValue, key: &str) -> JsValue {
+    Reflect::get(v, &JsValue::from_str(key)).unwrap()
+}
+
+/// A fake fetch scripted by JSON steps (see helpers.js).
+pub fn scripted(script: &str) -> JsValue {
+    fake_fetch(&js(script))
+}
+
+/// The fake's `fetch` function, as an options object (plus `extra`).
+pub fn with_fake(fake: &JsValue, extra: &[(&str, &JsValue)]) -> JsValue {
+    let fetch = get(fake, "fetch");
+    let mut pairs = vec![("fetch", &fetch)];
+    pairs.extend_from_slice(extra);
+    obj(&pairs)
+}
+
+/// A good count envelope body.
+pub fn count_body(n: u64) -> String {
+    format!(r#"{{"status":200,"result":{{"totalUsers":{n}}}}}"#)
+}
+
+pub async fn resolves(promise: Promise) -> JsValue {
+    match JsFuture::from(promise).await {
+        Ok(v) => v,
+        Err(e) => panic!("expected success, got {}", json(&describe_error(&e))),
+    }
+}
+
+/// What a rejected call's `UsersApiError` says.
+pub struct Rejection {
+    pub kind: String,
+    pub param: Option<String>,
+    pub status: Option<f64>,
+    pub http_status: Option<f64>,
+    pub body: JsValue,
+    pub message: String,
+    pub everything: String,
+    pub raw: JsValue,
+}
+
+pub async fn rejects(promise: Promise) -> Rejection {
+    let err = match JsFuture::from(promise).await {
+        Ok(v) => panic!("expected a rejection, got {}", json(&v)),
+        Err(e) => e,
+    };
+    let d = describe_error(&err);
+    assert_eq!(get(&d, "isError"), JsValue::TRUE, "not an Error");
+    assert_eq!(get(&d, "className").as_string().as_deref(), Some("UsersApiError"));
+    assert_eq!(get(&d, "name").as_string().as_deref(), Some("UsersApiError"));
+    Rejection {
+        kind: get(&d, "kind").as_string().unwrap_or_default(),
+        param: get(&d, "param").as_string(),
+        status: get(&d, "status").as_f64(),
+        http_status: get(&d, "httpStatus").as_f64(),
+        body: get(&d, "body"),
+        message: get(&d, "message").as_string().unwrap_or_default(),
+        everything: get(&d, "everything").as_string().unwrap_or_default(),
+        raw: err,
+    }
+}
+
+/// After any failure the module must still work: a good call against the
+/// real server.
+pub async fn good_call_still_works() {
+    let truth = JsFuture::from(raw_count(server(), &js("{}"))).await.unwrap();
+    let got = resolves(count_users(server().into(), JsValue::UNDEFINED, JsValue::UNDEFINED)).await;
+    assert_eq!(get(&get(&got, "result"), "totalUsers"), truth);
+}
+
+/// A count against the fake with `params` and `options` (fetch added).
+pub fn fake_count(fake: &JsValue, params: &str, extra: &[(&str, &JsValue)]) -> Promise {
+    count_users(FAKE.into(), js(params), with_fake(fake, extra))
+}

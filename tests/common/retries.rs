@@ -1,0 +1,91 @@
+//! The contract's "Retries" section: what is retried, how often, how long
+//! it waits, and which error is the one rejected.
+
+use super::*;
+use wasm_bindgen_test::*;
+
+fn answer(status: u16, retry_after: &str) -> String {
+    format!(
+        r#"{{"status":{status},"headers":{{"retry-after":"{retry_after}"}},"body":"{{\"status\":{status},\"result\":{{}}}}"}}"#
+    )
+}
+
+#[wasm_bindgen_test]
+async fn retryable_statuses_get_exactly_retries_more_attempts() {
+    for status in [408, 429, 500, 502, 503, 504] {
+        let fake = scripted(&format!("[{}]", answer(status, "0")));
+        let r = rejects(fake_count(&fake, "{}", &[])).await;
+        assert_eq!((r.kind.as_str(), r.http_status), ("http", Some(f64::from(status))));
+        assert_eq!(call_count(&fake), 3, "default retries is 2 ({status})");
+    }
+    let fake = scripted(&format!("[{}]", answer(503, "0")));
+    let zero = JsValue::from(0);
+    rejects(fake_count(&fake, "{}", &[("retries", &zero)])).await;
+    assert_eq!(call_count(&fake), 1, "retries: 0");
+    let fake = scripted(&format!("[{}]", answer(503, "0")));
+    let five = JsValue::from(5);
+    rejects(fake_count(&fake, "{}", &[("retries", &five)])).await;
+    assert_eq!(call_count(&fake), 6, "retries: 5");
+}
+
+#[wasm_bindgen_test]
+async fn other_failures_are_not_retried() {
+    for step in [
+        answer(400, "0"),
+        answer(404, "0"),
+        answer(501, "0"),
+        r#"{"body":"{\"status\":500,\"result\":{}}"}"#.to_string(),
+        r#"{"body":"not json"}"#.to_string(),
+    ] {
+        let fake = scripted(&format!("[{step}]"));
+        rejects(fake_count(&fake, "{}", &[])).await;
+        assert_eq!(call_count(&fake), 1, "{step}");
+    }
+}
+
+#[wasm_bindgen_test]
+async fn network_errors_and_timeouts_are_retried_then_succeed() {
+    let fake = scripted(&format!(r#"[{{"reject":true}},{{"hang":true}},{{"body":{:?}}}]"#, count_body(9)));
+    let timeout = JsValue::from(50);
+    let got = resolves(fake_count(&fake, "{}", &[("timeoutMs", &timeout)])).await;
+    assert_eq!(get(&get(&got, "result"), "totalUsers"), JsValue::from(9));
+    assert_eq!(call_count(&fake), 3);
+}
+
+#[wasm_bindgen_test]
+async fn the_last_attempts_error_is_the_one_rejected() {
+    let fake = scripted(&format!("[{},{},{}]", answer(503, "0"), answer(500, "0"), answer(502, "0")));
+    let r = rejects(fake_count(&fake, "{}", &[])).await;
+    assert_eq!(r.http_status, Some(502.0));
+}
+
+#[wasm_bindgen_test]
+async fn retry_after_in_seconds_is_honoured() {
+    let fake = scripted(&format!(r#"[{},{{"body":{:?}}}]"#, answer(429, "1"), count_body(1)));
+    let started = now();
+    resolves(fake_count(&fake, "{}", &[])).await;
+    let waited = now() - started;
+    assert!(waited >= 950.0, "waited only {waited} ms");
+}
+
+#[wasm_bindgen_test]
+async fn retry_after_as_an_http_date_is_honoured() {
+    let date = http_date(1_500.0);
+    let fake = scripted(&format!(r#"[{},{{"body":{:?}}}]"#, answer(503, &date), count_body(1)));
+    let started = now();
+    resolves(fake_count(&fake, "{}", &[])).await;
+    // HTTP dates have whole seconds, so the wait is between 0.5 and 1.5 s.
+    let waited = now() - started;
+    assert!(waited >= 400.0, "waited only {waited} ms");
+}
+
+#[wasm_bindgen_test]
+async fn backoff_without_retry_after_waits_and_grows() {
+    let fake = scripted(r#"[{"status":503,"body":"busy"}]"#);
+    let started = now();
+    rejects(fake_count(&fake, "{}", &[])).await;
+    // Two retries: at least 150 + 300 ms with equal jitter.
+    let waited = now() - started;
+    assert!(waited >= 440.0, "waited only {waited} ms");
+    assert_eq!(call_count(&fake), 3);
+}
