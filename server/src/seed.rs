@@ -247,6 +247,49 @@ mod tests {
             .any(|u| u.username != u.username.to_lowercase()));
     }
 
+    /// Pins the generator: any change here changes the data every client
+    /// test and benchmark sees, so it must be deliberate.
+    #[test]
+    fn first_users_are_pinned() {
+        let users = generate(1000);
+        let first: Vec<(&str, &str, bool, &str)> = users
+            .iter()
+            .take(3)
+            .map(|u| {
+                (
+                    u.username.as_str(),
+                    u.phone.as_str(),
+                    u.active,
+                    u.created_at.as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            first,
+            [
+                (
+                    "yuki.tanaka",
+                    "+1-555-0100-1234",
+                    true,
+                    "2023-01-02T01:48:10Z"
+                ),
+                (
+                    "priya.nguyen",
+                    "+1-555-0100-9153",
+                    true,
+                    "2023-01-02T12:39:43Z"
+                ),
+                (
+                    "James1987",
+                    "+1-555-0101-7072",
+                    true,
+                    "2023-01-03T05:19:40Z"
+                ),
+            ]
+        );
+        assert_eq!(users[7].username, "100%legit");
+    }
+
     #[test]
     fn rfc3339_formats_known_instants() {
         assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");

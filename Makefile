@@ -1,0 +1,55 @@
+# The two commands: `make demo` and `make test`. Both set up what they need
+# first (scripts/setup.sh, idempotent). See README.md.
+
+SHELL := /bin/bash
+export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
+
+DEMO_BIND ?= 127.0.0.1:8080
+DEMO_DB ?= data/users.sqlite3
+SERVER := target/server/user-management-server
+
+.PHONY: all setup build server demo test lint unit wasm-tests js-tests clean
+
+all: build
+
+setup:
+	@bash scripts/setup.sh
+
+## The library as an ES module for browsers (web target) in pkg/web/.
+build: setup
+	wasm-pack build --release --target web --out-dir pkg/web --no-pack
+
+## The reference server, optimised (its own profile: the release profile is tuned for wasm size).
+server: setup
+	cargo build -p user-management-server --profile server
+
+## Build everything, start the reference server on its embedded database, serve the demo page.
+demo: build server
+	@mkdir -p $(dir $(DEMO_DB))
+	$(SERVER) --bind $(DEMO_BIND) --db $(DEMO_DB) --www www --pkg pkg
+
+## Everything CI runs.
+test: setup lint unit build wasm-tests js-tests
+	@echo "make test: all checks passed"
+
+lint:
+	cargo fmt --all --check
+	cargo clippy --workspace --all-targets -- -D warnings
+	cargo clippy -p user-management-client --target wasm32-unknown-unknown --all-targets -- -D warnings
+
+## Native tests: the client's pure modules and the reference server.
+unit:
+	cargo test --workspace
+
+## The shared wasm suite in Node and headless Chromium, against the server.
+wasm-tests:
+	cargo build -q -p user-management-server
+	scripts/with-server.sh -- scripts/wasm-tests.sh
+
+## Tests of the built package (pkg/) from plain JS.
+js-tests:
+	scripts/with-server.sh -- node --test tests/js/
+
+clean:
+	cargo clean
+	rm -rf pkg node_modules
