@@ -68,8 +68,10 @@ extern "C" {
 
 /// The reference server's URL, compiled in by `make test`.
 pub fn server() -> &'static str {
-    option_env!("USERS_API_URL")
-        .expect("USERS_API_URL is not set: run the suite through `make test`")
+    match option_env!("USERS_API_URL") {
+        Some(url) => url,
+        None => panic!("USERS_API_URL is not set: run the suite through `make test`"),
+    }
 }
 
 /// A base URL for the fake fetch; nothing listens there.
@@ -137,8 +139,14 @@ pub async fn rejects(promise: Promise) -> Rejection {
     };
     let d = describe_error(&err);
     assert_eq!(get(&d, "isError"), JsValue::TRUE, "not an Error");
-    assert_eq!(get(&d, "className").as_string().as_deref(), Some("UsersApiError"));
-    assert_eq!(get(&d, "name").as_string().as_deref(), Some("UsersApiError"));
+    assert_eq!(
+        get(&d, "className").as_string().as_deref(),
+        Some("UsersApiError")
+    );
+    assert_eq!(
+        get(&d, "name").as_string().as_deref(),
+        Some("UsersApiError")
+    );
     Rejection {
         kind: get(&d, "kind").as_string().unwrap_or_default(),
         param: get(&d, "param").as_string(),
@@ -154,8 +162,15 @@ pub async fn rejects(promise: Promise) -> Rejection {
 /// After any failure the module must still work: a good call against the
 /// real server.
 pub async fn good_call_still_works() {
-    let truth = JsFuture::from(raw_count(server(), &js("{}"))).await.unwrap();
-    let got = resolves(count_users(server().into(), JsValue::UNDEFINED, JsValue::UNDEFINED)).await;
+    let truth = JsFuture::from(raw_count(server(), &js("{}")))
+        .await
+        .unwrap();
+    let got = resolves(count_users(
+        server().into(),
+        JsValue::UNDEFINED,
+        JsValue::UNDEFINED,
+    ))
+    .await;
     assert_eq!(get(&get(&got, "result"), "totalUsers"), truth);
 }
 

@@ -20,20 +20,39 @@ async fn count_answer(step: &str) -> Result<JsValue, Rejection> {
 
 #[wasm_bindgen_test]
 async fn success_is_the_envelope_as_a_plain_object() {
-    let got = count_answer(&format!(r#"{{"body":{:?}}}"#, count_body(42))).await.ok().unwrap();
+    let got = count_answer(&format!(r#"{{"body":{:?}}}"#, count_body(42)))
+        .await
+        .ok()
+        .unwrap();
     assert_eq!(json(&got), r#"{"status":200,"result":{"totalUsers":42}}"#);
-    assert_eq!(js_sys::Object::get_prototype_of(&got), js_sys::Object::get_prototype_of(&js("{}")));
+    assert_eq!(
+        js_sys::Object::get_prototype_of(&got),
+        js_sys::Object::get_prototype_of(&js("{}"))
+    );
     // 42.0 is 42, as the platform's parser reads it.
-    let got = count_answer(r#"{"body":"{\"status\":200,\"result\":{\"totalUsers\":42.0}}"}"#).await.ok().unwrap();
+    let got = count_answer(r#"{"body":"{\"status\":200,\"result\":{\"totalUsers\":42.0}}"}"#)
+        .await
+        .ok()
+        .unwrap();
     assert_eq!(get(&get(&got, "result"), "totalUsers"), JsValue::from(42));
-    let max = count_answer(r#"{"body":"{\"status\":200,\"result\":{\"totalUsers\":9007199254740991}}"}"#).await;
+    let max =
+        count_answer(r#"{"body":"{\"status\":200,\"result\":{\"totalUsers\":9007199254740991}}"}"#)
+            .await;
     assert!(max.is_ok());
 }
 
 #[wasm_bindgen_test]
 async fn a_bad_total_is_a_decode_error_keeping_the_status() {
-    for total in [r#"\"42\""#, "-1", "1.5", "9007199254740992", "null", "1e300"] {
-        let step = format!(r#"{{"body":"{{\"status\":200,\"result\":{{\"totalUsers\":{total}}}}}"}}"#);
+    for total in [
+        r#"\"42\""#,
+        "-1",
+        "1.5",
+        "9007199254740992",
+        "null",
+        "1e300",
+    ] {
+        let step =
+            format!(r#"{{"body":"{{\"status\":200,\"result\":{{\"totalUsers\":{total}}}}}"}}"#);
         let r = count_answer(&step).await.err().unwrap();
         assert_eq!(r.kind, "decode", "{total}");
         assert_eq!(r.status, Some(200.0));
@@ -41,7 +60,11 @@ async fn a_bad_total_is_a_decode_error_keeping_the_status() {
     }
     for result in ["null", "[]", "5"] {
         let step = format!(r#"{{"body":"{{\"status\":200,\"result\":{result}}}"}}"#);
-        assert_eq!(count_answer(&step).await.err().unwrap().kind, "decode", "{result}");
+        assert_eq!(
+            count_answer(&step).await.err().unwrap().kind,
+            "decode",
+            "{result}"
+        );
     }
     good_call_still_works().await;
 }
@@ -49,15 +72,25 @@ async fn a_bad_total_is_a_decode_error_keeping_the_status() {
 #[wasm_bindgen_test]
 async fn list_result_is_handed_over_as_sent() {
     for result in ["null", "[1,2]", "\\\"text\\\"", "{\\\"users\\\":[]}"] {
-        let fake = scripted(&format!(r#"[{{"body":"{{\"status\":200,\"result\":{result}}}"}}]"#));
-        let got = resolves(list_users(FAKE.into(), JsValue::UNDEFINED, with_fake(&fake, &[]))).await;
+        let fake = scripted(&format!(
+            r#"[{{"body":"{{\"status\":200,\"result\":{result}}}"}}]"#
+        ));
+        let got = resolves(list_users(
+            FAKE.into(),
+            JsValue::UNDEFINED,
+            with_fake(&fake, &[]),
+        ))
+        .await;
         assert!(js_sys::Reflect::has(&got, &"result".into()).unwrap());
     }
 }
 
 #[wasm_bindgen_test]
 async fn a_non_200_envelope_is_an_api_error() {
-    let r = count_answer(r#"{"body":"{\"status\":403,\"result\":{\"error\":\"no\"}}"}"#).await.err().unwrap();
+    let r = count_answer(r#"{"body":"{\"status\":403,\"result\":{\"error\":\"no\"}}"}"#)
+        .await
+        .err()
+        .unwrap();
     assert_eq!(r.kind, "api");
     assert_eq!(r.status, Some(403.0));
     assert_eq!(r.http_status, Some(200.0));
@@ -66,22 +99,43 @@ async fn a_non_200_envelope_is_an_api_error() {
 
 #[wasm_bindgen_test]
 async fn http_errors_carry_status_body_and_envelope_status() {
-    let r = count_answer(r#"{"status":400,"body":"{\"status\":400,\"result\":{\"error\":\"bad active\"}}"}"#)
-        .await
-        .err()
-        .unwrap();
-    assert_eq!((r.kind.as_str(), r.http_status, r.status), ("http", Some(400.0), Some(400.0)));
-    assert_eq!(get(&get(&r.body, "result"), "error"), JsValue::from("bad active"));
-    let r = count_answer(r#"{"status":500,"body":"<html>oops</html>","headers":{"content-type":"text/html"}}"#)
-        .await
-        .err()
-        .unwrap();
-    assert_eq!((r.kind.as_str(), r.http_status, r.status), ("http", Some(500.0), None));
+    let r = count_answer(
+        r#"{"status":400,"body":"{\"status\":400,\"result\":{\"error\":\"bad active\"}}"}"#,
+    )
+    .await
+    .err()
+    .unwrap();
+    assert_eq!(
+        (r.kind.as_str(), r.http_status, r.status),
+        ("http", Some(400.0), Some(400.0))
+    );
+    assert_eq!(
+        get(&get(&r.body, "result"), "error"),
+        JsValue::from("bad active")
+    );
+    let r = count_answer(
+        r#"{"status":500,"body":"<html>oops</html>","headers":{"content-type":"text/html"}}"#,
+    )
+    .await
+    .err()
+    .unwrap();
+    assert_eq!(
+        (r.kind.as_str(), r.http_status, r.status),
+        ("http", Some(500.0), None)
+    );
     assert_eq!(r.body, JsValue::from("<html>oops</html>"));
     // The real server's 400 for an unknown route, through a prefix.
     let base = format!("{}/nothing-here", server());
-    let r = rejects(count_users(base.into(), JsValue::UNDEFINED, JsValue::UNDEFINED)).await;
-    assert_eq!((r.kind.as_str(), r.http_status, r.status), ("http", Some(404.0), Some(404.0)));
+    let r = rejects(count_users(
+        base.into(),
+        JsValue::UNDEFINED,
+        JsValue::UNDEFINED,
+    ))
+    .await;
+    assert_eq!(
+        (r.kind.as_str(), r.http_status, r.status),
+        ("http", Some(404.0), Some(404.0))
+    );
     good_call_still_works().await;
 }
 
@@ -90,7 +144,10 @@ async fn what_is_not_json_or_not_an_envelope_is_a_decode_error() {
     for (step, body) in [
         (r#"{"body":"not json"}"#, Some("not json")),
         (r#"{"body":""}"#, Some("")),
-        (r#"{"body":"{\"status\":200,\"res"}"#, Some(r#"{"status":200,"res"#)),
+        (
+            r#"{"body":"{\"status\":200,\"res"}"#,
+            Some(r#"{"status":200,"res"#),
+        ),
         (r#"{"body":"[1,2]"}"#, None),
         (r#"{"body":"{\"status\":\"200\",\"result\":{}}"}"#, None),
         (r#"{"body":"{\"status\":200}"}"#, None),
@@ -121,7 +178,12 @@ async fn a_failing_fetch_is_a_network_error() {
     assert_eq!(r.http_status, None);
     // A real refused connection.
     let options = obj(&[("retries", &JsValue::from(0))]);
-    let r = rejects(count_users("http://127.0.0.1:9".into(), JsValue::UNDEFINED, options)).await;
+    let r = rejects(count_users(
+        "http://127.0.0.1:9".into(),
+        JsValue::UNDEFINED,
+        options,
+    ))
+    .await;
     assert_eq!(r.kind, "network");
     good_call_still_works().await;
 }
@@ -131,17 +193,34 @@ async fn no_answer_within_timeout_ms_is_a_timeout_that_cancels_the_request() {
     let fake = scripted(r#"[{"hang":true}]"#);
     let (timeout, retries) = (JsValue::from(50), JsValue::from(0));
     let started = now();
-    let r = rejects(fake_count(&fake, "{}", &[("timeoutMs", &timeout), ("retries", &retries)])).await;
+    let r = rejects(fake_count(
+        &fake,
+        "{}",
+        &[("timeoutMs", &timeout), ("retries", &retries)],
+    ))
+    .await;
     assert_eq!(r.kind, "timeout");
     assert!(now() - started < 5_000.0, "settles promptly");
-    assert!(call_signal_aborted(&fake, 0), "the request in flight is cancelled");
+    assert!(
+        call_signal_aborted(&fake, 0),
+        "the request in flight is cancelled"
+    );
     // A per-call timeoutMs wins over the client's.
-    let client = UsersClient::new(with_fake(&fake, &[("baseUrl", &FAKE.into()), ("retries", &retries)])).unwrap();
+    let client = UsersClient::new(with_fake(
+        &fake,
+        &[("baseUrl", &FAKE.into()), ("retries", &retries)],
+    ))
+    .unwrap();
     let r = rejects(client.count_users(JsValue::UNDEFINED, obj(&[("timeoutMs", &timeout)]))).await;
     assert_eq!(r.kind, "timeout");
     // A stalled body counts too: headers arrive, the body never finishes.
     let fake = scripted(r#"[{"stall":true}]"#);
-    let r = rejects(fake_count(&fake, "{}", &[("timeoutMs", &timeout), ("retries", &retries)])).await;
+    let r = rejects(fake_count(
+        &fake,
+        "{}",
+        &[("timeoutMs", &timeout), ("retries", &retries)],
+    ))
+    .await;
     assert_eq!(r.kind, "timeout");
     good_call_still_works().await;
 }

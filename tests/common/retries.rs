@@ -15,7 +15,10 @@ async fn retryable_statuses_get_exactly_retries_more_attempts() {
     for status in [408, 429, 500, 502, 503, 504] {
         let fake = scripted(&format!("[{}]", answer(status, "0")));
         let r = rejects(fake_count(&fake, "{}", &[])).await;
-        assert_eq!((r.kind.as_str(), r.http_status), ("http", Some(f64::from(status))));
+        assert_eq!(
+            (r.kind.as_str(), r.http_status),
+            ("http", Some(f64::from(status)))
+        );
         assert_eq!(call_count(&fake), 3, "default retries is 2 ({status})");
     }
     let fake = scripted(&format!("[{}]", answer(503, "0")));
@@ -45,7 +48,10 @@ async fn other_failures_are_not_retried() {
 
 #[wasm_bindgen_test]
 async fn network_errors_and_timeouts_are_retried_then_succeed() {
-    let fake = scripted(&format!(r#"[{{"reject":true}},{{"hang":true}},{{"body":{:?}}}]"#, count_body(9)));
+    let fake = scripted(&format!(
+        r#"[{{"reject":true}},{{"hang":true}},{{"body":{:?}}}]"#,
+        count_body(9)
+    ));
     let timeout = JsValue::from(50);
     let got = resolves(fake_count(&fake, "{}", &[("timeoutMs", &timeout)])).await;
     assert_eq!(get(&get(&got, "result"), "totalUsers"), JsValue::from(9));
@@ -54,14 +60,23 @@ async fn network_errors_and_timeouts_are_retried_then_succeed() {
 
 #[wasm_bindgen_test]
 async fn the_last_attempts_error_is_the_one_rejected() {
-    let fake = scripted(&format!("[{},{},{}]", answer(503, "0"), answer(500, "0"), answer(502, "0")));
+    let fake = scripted(&format!(
+        "[{},{},{}]",
+        answer(503, "0"),
+        answer(500, "0"),
+        answer(502, "0")
+    ));
     let r = rejects(fake_count(&fake, "{}", &[])).await;
     assert_eq!(r.http_status, Some(502.0));
 }
 
 #[wasm_bindgen_test]
 async fn retry_after_in_seconds_is_honoured() {
-    let fake = scripted(&format!(r#"[{},{{"body":{:?}}}]"#, answer(429, "1"), count_body(1)));
+    let fake = scripted(&format!(
+        r#"[{},{{"body":{:?}}}]"#,
+        answer(429, "1"),
+        count_body(1)
+    ));
     let started = now();
     resolves(fake_count(&fake, "{}", &[])).await;
     let waited = now() - started;
@@ -71,7 +86,11 @@ async fn retry_after_in_seconds_is_honoured() {
 #[wasm_bindgen_test]
 async fn retry_after_as_an_http_date_is_honoured() {
     let date = http_date(1_500.0);
-    let fake = scripted(&format!(r#"[{},{{"body":{:?}}}]"#, answer(503, &date), count_body(1)));
+    let fake = scripted(&format!(
+        r#"[{},{{"body":{:?}}}]"#,
+        answer(503, &date),
+        count_body(1)
+    ));
     let started = now();
     resolves(fake_count(&fake, "{}", &[])).await;
     // HTTP dates have whole seconds, so the wait is between 0.5 and 1.5 s.

@@ -9,8 +9,12 @@ const TOKEN: &str = "tok_8f2a9c71e4";
 /// text body, in the message of a failing fetch.
 fn leaky_steps() -> Vec<String> {
     vec![
-        format!(r#"{{"status":401,"body":"{{\"status\":401,\"result\":{{\"error\":\"bad token Bearer {TOKEN}\"}}}}"}}"#),
-        format!(r#"{{"status":500,"body":"token={TOKEN}","headers":{{"content-type":"text/plain"}}}}"#),
+        format!(
+            r#"{{"status":401,"body":"{{\"status\":401,\"result\":{{\"error\":\"bad token Bearer {TOKEN}\"}}}}"}}"#
+        ),
+        format!(
+            r#"{{"status":500,"body":"token={TOKEN}","headers":{{"content-type":"text/plain"}}}}"#
+        ),
         format!(r#"{{"body":"not json {TOKEN}"}}"#),
         format!(r#"{{"body":"{{\"status\":403,\"result\":\"{TOKEN}\"}}"}}"#),
         format!(r#"{{"reject":true,"message":"refused while sending Bearer {TOKEN}"}}"#),
@@ -29,7 +33,11 @@ async fn the_token_appears_in_no_error() {
             let r = rejects(fake_count(
                 &fake,
                 "{}",
-                &[("headers", headers), ("retries", &retries), ("timeoutMs", &timeout)],
+                &[
+                    ("headers", headers),
+                    ("retries", &retries),
+                    ("timeoutMs", &timeout),
+                ],
             ))
             .await;
             assert!(
@@ -39,12 +47,21 @@ async fn the_token_appears_in_no_error() {
                 r.everything
             );
             let sent = get(&get(&call(&fake, 0), "headers"), "authorization");
-            assert_eq!(sent.as_string(), Some(format!("Bearer {TOKEN}")), "the token was sent");
+            assert_eq!(
+                sent.as_string(),
+                Some(format!("Bearer {TOKEN}")),
+                "the token was sent"
+            );
         }
     }
     // Validation and aborted errors too.
     let bad = js(&format!(r#"{{"Authorization":"Bearer {TOKEN}\n"}}"#));
-    let r = rejects(count_users(FAKE.into(), JsValue::UNDEFINED, obj(&[("headers", &bad)]))).await;
+    let r = rejects(count_users(
+        FAKE.into(),
+        JsValue::UNDEFINED,
+        obj(&[("headers", &bad)]),
+    ))
+    .await;
     assert_eq!(r.kind, "validation");
     assert!(!r.everything.contains(TOKEN));
     good_call_still_works().await;

@@ -76,11 +76,24 @@ async fn list_checks_extra_values_only_where_they_cannot_be_encoded() {
     let fake = scripted(r#"[{"body":"{\"status\":200,\"result\":[]}"}]"#);
     let query = JsValue::from("query");
     let options = with_fake(&fake, &[("paramsIn", &query)]);
-    let r = rejects(list_users(FAKE.into(), js(r#"{"filter":{"a":1}}"#), options)).await;
-    assert_eq!((r.kind.as_str(), r.param.as_deref()), ("validation", Some("filter")));
+    let r = rejects(list_users(
+        FAKE.into(),
+        js(r#"{"filter":{"a":1}}"#),
+        options,
+    ))
+    .await;
+    assert_eq!(
+        (r.kind.as_str(), r.param.as_deref()),
+        ("validation", Some("filter"))
+    );
     assert_eq!(call_count(&fake), 0);
     // In a JSON body the same value passes through unchanged.
-    resolves(list_users(FAKE.into(), js(r#"{"filter":{"a":1}}"#), with_fake(&fake, &[]))).await;
+    resolves(list_users(
+        FAKE.into(),
+        js(r#"{"filter":{"a":1}}"#),
+        with_fake(&fake, &[]),
+    ))
+    .await;
     assert_eq!(call_count(&fake), 1);
 }
 
@@ -96,15 +109,35 @@ async fn base_url_must_be_absolute_http_without_query_or_fragment() {
         "http://[bad/",
     ] {
         let fake = scripted(r#"[{"body":"{}"}]"#);
-        let r = rejects(count_users(bad.into(), JsValue::UNDEFINED, with_fake(&fake, &[]))).await;
-        assert_eq!((r.kind.as_str(), r.param.as_deref()), ("validation", Some("baseUrl")), "{bad}");
-        assert!(!r.everything.contains("pw@"), "credentials shown: {}", r.message);
+        let r = rejects(count_users(
+            bad.into(),
+            JsValue::UNDEFINED,
+            with_fake(&fake, &[]),
+        ))
+        .await;
+        assert_eq!(
+            (r.kind.as_str(), r.param.as_deref()),
+            ("validation", Some("baseUrl")),
+            "{bad}"
+        );
+        assert!(
+            !r.everything.contains("pw@"),
+            "credentials shown: {}",
+            r.message
+        );
         assert_eq!(call_count(&fake), 0);
         // The class throws at once instead.
-        let thrown = UsersClient::new(bad.into()).err().expect("constructor must throw");
+        let thrown = UsersClient::new(bad.into())
+            .err()
+            .expect("constructor must throw");
         assert_eq!(get(&thrown, "kind"), JsValue::from("validation"));
     }
-    let r = rejects(count_users(JsValue::from(5), JsValue::UNDEFINED, JsValue::UNDEFINED)).await;
+    let r = rejects(count_users(
+        JsValue::from(5),
+        JsValue::UNDEFINED,
+        JsValue::UNDEFINED,
+    ))
+    .await;
     assert_eq!(r.param.as_deref(), Some("baseUrl"));
 }
 
@@ -119,8 +152,16 @@ async fn headers_must_be_tokens_and_latin1_values() {
     ] {
         let fake = scripted(r#"[{"body":"{}"}]"#);
         let h = js(headers);
-        let r = rejects(count_users(FAKE.into(), JsValue::UNDEFINED, with_fake(&fake, &[("headers", &h)]))).await;
-        assert_eq!((r.kind.as_str(), r.param.as_deref()), ("validation", Some("headers")));
+        let r = rejects(count_users(
+            FAKE.into(),
+            JsValue::UNDEFINED,
+            with_fake(&fake, &[("headers", &h)]),
+        ))
+        .await;
+        assert_eq!(
+            (r.kind.as_str(), r.param.as_deref()),
+            ("validation", Some("headers"))
+        );
         assert!(r.message.contains(shown), "{}", r.message);
         assert_eq!(call_count(&fake), 0);
         // Per-call headers are checked the same way.
@@ -149,7 +190,11 @@ async fn options_have_their_types() {
         let fake = scripted(r#"[{"body":"{}"}]"#);
         let options = with_fake(&fake, &[(key, &value)]);
         let r = rejects(count_users(FAKE.into(), JsValue::UNDEFINED, options)).await;
-        assert_eq!((r.kind.as_str(), r.param.as_deref()), ("validation", Some(param)), "{key}");
+        assert_eq!(
+            (r.kind.as_str(), r.param.as_deref()),
+            ("validation", Some(param)),
+            "{key}"
+        );
         assert_eq!(call_count(&fake), 0);
     }
     let thrown = UsersClient::new(obj(&[("baseUrl", &FAKE.into()), ("retries", &"2".into())]))
