@@ -1,6 +1,7 @@
 //! One call, end to end: check the params, build the request once, then
 //! attempt it (with timeout, abort and retries) and check the answer.
 
+use crate::prelude::*;
 use js_sys::{Array, JsString, Object, Promise, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -301,7 +302,7 @@ fn network_error(cause: JsValue) -> Failure {
 fn read_status(response: &ResponseLike) -> Result<u16, Failure> {
     let status = response.status().ok().and_then(|v| v.as_f64());
     match status {
-        Some(s) if (100.0..=599.0).contains(&s) && s.trunc() == s => Ok(s as u16),
+        Some(s) if (100.0..=599.0).contains(&s) && crate::value::is_whole(s) => Ok(s as u16),
         _ => Err(Error::new(
             Kind::Network,
             "fetch resolved with something that is not a Response",
@@ -354,7 +355,7 @@ impl Answer {
             Kind::Http,
             Text::new()
                 .push("the server answered HTTP ")
-                .push(&whole(u128::from(self.http_status)))
+                .push(&whole(u64::from(self.http_status)))
                 .done(),
         )
     }
@@ -513,7 +514,7 @@ impl Stop {
     /// Awaits `work`; an abort that lands meanwhile wins.
     async fn finish<T>(
         &self,
-        work: impl std::future::Future<Output = Result<T, Error>>,
+        work: impl core::future::Future<Output = Result<T, Error>>,
     ) -> Result<T, Error> {
         let result = work.await;
         if self.is_aborted() {

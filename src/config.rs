@@ -1,6 +1,7 @@
 //! Reading the JS option objects into checked Rust values, once: a client's
 //! options when it is constructed, a call's options at each call.
 
+use crate::prelude::*;
 use js_sys::Function;
 use wasm_bindgen::{JsCast, JsValue};
 

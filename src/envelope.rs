@@ -6,6 +6,7 @@
 
 use crate::error::{Error, Kind};
 use crate::params::Operation;
+use crate::prelude::*;
 use crate::text::{number, whole, Text};
 use crate::value::Value;
 
@@ -74,7 +75,7 @@ pub fn check_success(operation: Operation, view: &EnvelopeView) -> Result<(), Er
         _ => {
             let message = Text::new()
                 .push("result.totalUsers must be a whole number from 0 to ")
-                .push(&whole(MAX_SAFE_INTEGER as u128))
+                .push(&whole(MAX_SAFE_INTEGER as u64))
                 .push("; got ")
                 .push(&view.total_users.shown())
                 .done();

@@ -7,6 +7,7 @@
 //! `js/snippet.js`, so `instanceof UsersApiError` and `instanceof Error` hold.
 //! JS exceptions come the other way through [`Error::with_cause`].
 
+use crate::prelude::*;
 use wasm_bindgen::JsValue;
 
 use crate::text::Text;

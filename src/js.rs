@@ -7,6 +7,7 @@
 //! module works in browsers, Node >= 18, Deno and workerd, none of which need
 //! a `window`.
 
+use crate::prelude::*;
 use js_sys::{Array, JsString, Promise};
 use wasm_bindgen::prelude::*;
 

@@ -11,6 +11,7 @@
 //! call, so `unwrap`, `expect`, `panic!` and indexing are denied outside
 //! tests, and every JS exception becomes a `UsersApiError`.
 
+#![no_std]
 #![deny(missing_docs)]
 #![cfg_attr(
     not(test),
@@ -24,6 +25,21 @@
         clippy::unimplemented
     )
 )]
+
+extern crate alloc;
+#[cfg(any(test, feature = "std"))]
+extern crate std;
+
+#[cfg(all(target_arch = "wasm32", not(feature = "std")))]
+mod runtime;
+
+/// What the std prelude would bring, from `alloc`.
+mod prelude {
+    pub use alloc::string::{String, ToString};
+    pub use alloc::vec::Vec;
+    #[cfg(test)]
+    pub use alloc::{format, vec};
+}
 
 pub mod envelope;
 pub mod error;
@@ -47,7 +63,7 @@ pub use exports::{count_users, list_users, UsersClient};
 
 #[cfg(target_arch = "wasm32")]
 mod exports {
-    use std::rc::Rc;
+    use alloc::rc::Rc;
 
     use js_sys::Promise;
     use wasm_bindgen::prelude::*;

@@ -3,6 +3,7 @@
 //! applies these.
 
 use crate::error::Error;
+use crate::prelude::*;
 use crate::text::Text;
 use crate::value::Value;
 

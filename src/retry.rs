@@ -36,8 +36,8 @@ pub fn is_retryable(kind: Kind, http_status: Option<u16>) -> bool {
 /// random number in `[0, 1)`: between half and all of
 /// `BASE_DELAY_MS * 2^(retry - 1)`, capped at [`MAX_BACKOFF_MS`].
 pub fn backoff_ms(retry: u32, random: f64) -> f64 {
-    let exponent = retry.saturating_sub(1).min(30) as i32;
-    let full = (BASE_DELAY_MS * 2f64.powi(exponent)).min(MAX_BACKOFF_MS);
+    let doublings = retry.saturating_sub(1).min(30);
+    let full = (BASE_DELAY_MS * f64::from(1u32 << doublings)).min(MAX_BACKOFF_MS);
     let random = if (0.0..1.0).contains(&random) {
         random
     } else {

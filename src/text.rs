@@ -4,6 +4,7 @@
 //! gzipped), and messages are the only place this crate writes text. So they
 //! are concatenated by hand, and numbers are written by [`number`].
 
+use crate::prelude::*;
 /// A string under construction: `Text::new().push("a").push("b").done()`.
 #[derive(Default)]
 pub struct Text(String);
@@ -43,21 +44,27 @@ impl Text {
 pub const SHOWN_CHARS: usize = 64;
 
 /// Writes a whole number in decimal.
-pub fn whole(mut n: u128) -> String {
-    let mut digits = Vec::new();
-    loop {
-        digits.push(b'0' + (n % 10) as u8);
+pub fn whole(mut n: u64) -> String {
+    let mut digits = [0u8; 20];
+    let mut len = 0;
+    for slot in digits.iter_mut() {
+        *slot = b'0' + (n % 10) as u8;
+        len += 1;
         n /= 10;
         if n == 0 {
             break;
         }
     }
-    digits.reverse();
-    String::from_utf8(digits).unwrap_or_default()
+    digits
+        .iter()
+        .take(len)
+        .rev()
+        .map(|&d| char::from(d))
+        .collect()
 }
 
 /// Writes a number roughly as JavaScript's `String(n)` would: exactly for
-/// whole numbers, with up to six decimals otherwise. Only used in messages.
+/// whole numbers below 1e19, with up to six decimals below 1e12. Only used in messages.
 pub fn number(n: f64) -> String {
     if n.is_nan() {
         return "NaN".into();
@@ -67,13 +74,17 @@ pub fn number(n: f64) -> String {
     }
     let sign = if n < 0.0 { "-" } else { "" };
     let abs = n.abs();
-    if abs >= 1e21 {
+    if abs >= 1e19 {
         return Text::new()
             .push(sign)
-            .push("a number of 1e21 or more")
+            .push("a number of 1e19 or more")
             .done();
     }
-    let scaled = (abs * 1e6).round() as u128;
+    if abs >= 1e12 {
+        // Decimals no longer matter in a message at this size.
+        return Text::new().push(sign).push(&whole(abs as u64)).done();
+    }
+    let scaled = (abs * 1e6 + 0.5) as u64;
     let (int, frac) = (scaled / 1_000_000, scaled % 1_000_000);
     let mut text = Text::new().push(sign).push(&whole(int));
     if frac != 0 {
@@ -99,7 +110,9 @@ mod tests {
         assert_eq!(number(f64::INFINITY), "Infinity");
         assert_eq!(number(f64::NEG_INFINITY), "-Infinity");
         assert_eq!(number(9007199254740992.0), "9007199254740992");
-        assert_eq!(number(1e300), "a number of 1e21 or more");
+        assert_eq!(number(1e300), "a number of 1e19 or more");
+        assert_eq!(number(-1e300), "-a number of 1e19 or more");
+        assert_eq!(number(u64::MAX as f64 / 2.0), "9223372036854775808");
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! A plain-Rust picture of a JS value, so that validation and envelope
 //! checks run (and unit-test) without a JS engine. `js::value_of` builds it.
 
+use crate::prelude::*;
 use crate::text::{number, Text};
 
 /// What a JS value is, with the content the checks need.
@@ -36,7 +37,7 @@ impl Value {
     /// A number that is a whole number (`Number.isInteger`).
     pub fn as_integer(&self) -> Option<f64> {
         match *self {
-            Value::Number(n) if n.is_finite() && n.trunc() == n => Some(n),
+            Value::Number(n) if is_whole(n) => Some(n),
             _ => None,
         }
     }
@@ -59,6 +60,13 @@ impl Value {
     }
 }
 
+/// `Number.isInteger`, without `f64::trunc` (which is not in `core`):
+/// every finite float of 2^52 or more is whole, and below that the
+/// round trip through `i64` is exact.
+pub fn is_whole(n: f64) -> bool {
+    n.is_finite() && (n.abs() >= 4_503_599_627_370_496.0 || n == (n as i64) as f64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -70,6 +78,9 @@ mod tests {
         assert_eq!(Value::Number(f64::NAN).as_integer(), None);
         assert_eq!(Value::Number(f64::INFINITY).as_integer(), None);
         assert_eq!(Value::Str("3".into()).as_integer(), None);
+        assert_eq!(Value::Number(-0.5).as_integer(), None);
+        assert_eq!(Value::Number(1e300).as_integer(), Some(1e300));
+        assert_eq!(Value::Number(4_503_599_627_370_495.5).as_integer(), None);
     }
 
     #[test]
