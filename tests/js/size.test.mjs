@@ -1,0 +1,35 @@
+// The size budget (issue 6): what a browser downloads for the web target —
+// the .wasm, the JS glue and the snippets it imports — each gzipped at
+// level 9, must stay within BUDGET_BYTES. Size is deterministic for a given
+// toolchain, so unlike speed it is a proper test. Lower the budget when the
+// package shrinks; raising it is a decision to write down in the README.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+
+const BUDGET_BYTES = 42 * 1024;
+
+const web = fileURLToPath(new URL("../../pkg/web/", import.meta.url));
+
+function files(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? files(path) : [path];
+  });
+}
+
+test("the web target's download fits the size budget", () => {
+  const shipped = files(web).filter((f) => /\.(wasm|js)$/.test(f));
+  assert.ok(shipped.some((f) => f.endsWith(".wasm")), "no .wasm in pkg/web: run make build");
+  let total = 0;
+  for (const file of shipped) {
+    const gz = gzipSync(readFileSync(file), { level: 9 }).length;
+    console.log(`${file.slice(web.length)}: ${statSync(file).size} B raw, ${gz} B gzip -9`);
+    total += gz;
+  }
+  console.log(`total: ${total} B gzip -9 (budget ${BUDGET_BYTES} B)`);
+  assert.ok(total <= BUDGET_BYTES, `${total} B gzipped is over the budget of ${BUDGET_BYTES} B`);
+});
