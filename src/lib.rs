@@ -5,7 +5,8 @@
 //! `UsersClient` class (`UsersApiError` comes from `js/snippet.js`). The
 //! rules live in plain Rust modules that unit-test natively: [`params`],
 //! [`options`], [`envelope`], [`retry`], [`http_date`], [`secrets`]. The
-//! modules that talk to JS are [`config`], [`call`] and [`js`].
+//! modules that talk to JS are `config`, `call`, `request`, `attempt`, `stop`
+//! and `js`.
 //!
 //! Nothing here may panic: a trap kills the wasm instance for every later
 //! call, so `unwrap`, `expect`, `panic!` and indexing are denied outside
@@ -52,11 +53,17 @@ pub mod text;
 pub mod value;
 
 #[cfg(target_arch = "wasm32")]
+mod attempt;
+#[cfg(target_arch = "wasm32")]
 mod call;
 #[cfg(target_arch = "wasm32")]
 mod config;
 #[cfg(target_arch = "wasm32")]
 mod js;
+#[cfg(target_arch = "wasm32")]
+mod request;
+#[cfg(target_arch = "wasm32")]
+mod stop;
 
 #[cfg(target_arch = "wasm32")]
 pub use exports::{count_users, list_users, UsersClient};
