@@ -8,7 +8,7 @@ DEMO_BIND ?= 127.0.0.1:8080
 DEMO_DB ?= data/users.sqlite3
 SERVER := target/server/user-management-server
 
-.PHONY: all setup build server demo test lint unit wasm-tests js-tests clean
+.PHONY: all setup build server debug-server demo test lint unit wasm-tests js-tests e2e clean
 
 all: build
 
@@ -29,7 +29,7 @@ demo: build server
 	$(SERVER) --bind $(DEMO_BIND) --db $(DEMO_DB) --www www --pkg pkg
 
 ## Everything CI runs.
-test: setup lint unit build wasm-tests js-tests
+test: setup lint unit build wasm-tests js-tests e2e
 	@echo "make test: all checks passed"
 
 lint:
@@ -42,14 +42,21 @@ lint:
 unit:
 	cargo test --workspace
 
-## The shared wasm suite in Node and headless Chromium, against the server.
-wasm-tests:
+## The reference server as the tests run it (debug build, rebuilt when its source changed).
+debug-server:
 	cargo build -q -p user-management-server
+
+## The shared wasm suite in Node and headless Chromium, against the server.
+wasm-tests: debug-server
 	scripts/with-server.sh -- scripts/wasm-tests.sh
 
 ## Tests of the built package (pkg/) from plain JS.
-js-tests:
+js-tests: debug-server
 	scripts/with-server.sh -- node --test tests/js/
+
+## The demo page (www/) end to end in headless Chromium, against the server (needs `make build`).
+e2e: debug-server
+	scripts/with-server.sh -- node --test tests/e2e/
 
 clean:
 	cargo clean

@@ -1,0 +1,142 @@
+// Shared pieces of the end-to-end tests of the demo page (www/): the browser,
+// direct API calls for the expected values, and a reader of what the page shows.
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync } from "node:fs";
+import { chromium } from "playwright-core";
+
+export const server = process.env.USERS_API_URL;
+assert.ok(server, "run through scripts/with-server.sh (USERS_API_URL is not set)");
+
+assert.ok(
+  existsSync(new URL("../../pkg/web/user_management_client.js", import.meta.url)),
+  "pkg/web/ is missing: run `make build` first (the server serves it to the page)",
+);
+
+export const artifacts = new URL("../../test-results/e2e/", import.meta.url);
+mkdirSync(artifacts, { recursive: true });
+
+export const DESKTOP = { width: 1280, height: 800 };
+const WAIT_MS = 15_000;
+
+export function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_BIN ?? "/usr/bin/chromium",
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
+}
+
+/** A fresh context and page on the demo; closed when the test ends. */
+export async function openDemo(t, browser, { viewport = DESKTOP, colorScheme = "light" } = {}) {
+  const context = await browser.newContext({ viewport, colorScheme, locale: "en-US", timezoneId: "UTC" });
+  t.after(() => context.close());
+  const page = await context.newPage();
+  page.setDefaultTimeout(WAIT_MS);
+  const problems = [];
+  page.on("console", (msg) => {
+    if (msg.type() === "error") problems.push(`console: ${msg.text()}`);
+  });
+  page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
+  await page.goto(`${server}/`);
+  return { page, problems };
+}
+
+/** POSTs params as JSON to the API, the way the page's client does. */
+export async function api(path, params) {
+  const res = await fetch(new URL(path, server), {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json" },
+    body: JSON.stringify(params),
+  });
+  const body = await res.json();
+  assert.equal(body.status, 200, `${path} ${JSON.stringify(params)}: ${JSON.stringify(body)}`);
+  return body.result;
+}
+
+export const apiCount = async (params) => (await api("/api/users/count", params)).totalUsers;
+export const apiList = (params) => api("/api/users", params);
+
+/** What a row shows, as the tests compare it: [username, phone, status]. */
+export const rowOf = (user) => [user.username, user.phone, user.active ? "Active" : "Inactive"];
+
+/** The expected view for a filter, page and page size, straight from the API. */
+export async function expectedView({ query, active = "all", page = 1, pageSize = 20 }) {
+  const filter = { query: query || undefined, active };
+  const total = await apiCount(filter);
+  const list = await apiList({ ...filter, page, pageSize });
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  return {
+    busy: "false",
+    alert: "",
+    total,
+    rows: list.users.map(rowOf),
+    pageInfo: `Page ${page} of ${pages}`,
+    prevDisabled: page <= 1,
+    nextDisabled: page >= pages,
+  };
+}
+
+/** Reads what the page shows. */
+export function readView(page) {
+  return page.evaluate(() => {
+    const $ = (id) => document.getElementById(id);
+    const total = $("total");
+    return {
+      busy: $("results").getAttribute("aria-busy"),
+      alert: $("alerts").textContent.trim(),
+      alertKind: document.querySelector("#alerts .banner")?.dataset.kind ?? null,
+      total: total ? Number(total.textContent.replace(/\D/g, "")) : null,
+      rows: [...$("rows").rows].map((tr) => [
+        tr.querySelector(".username").textContent,
+        tr.querySelector(".phone").textContent,
+        tr.querySelector(".badge").textContent,
+      ]),
+      pageInfo: $("page-info").textContent,
+      prevDisabled: $("prev").disabled,
+      nextDisabled: $("next").disabled,
+      empty: $("empty").hidden ? null : $("empty-text").textContent,
+      summary: $("summary").textContent,
+      query: $("query").value,
+    };
+  });
+}
+
+function pick(view, keys) {
+  return Object.fromEntries(keys.map((k) => [k, view[k]]));
+}
+
+/**
+ * Waits (bounded) until every key of `expected` shows that value; on timeout
+ * fails with a diff of what the page shows.
+ */
+export async function waitForView(page, expected, { timeout = WAIT_MS } = {}) {
+  const keys = Object.keys(expected);
+  const deadline = Date.now() + timeout;
+  let last;
+  for (;;) {
+    last = pick(await readView(page), keys);
+    try {
+      assert.deepStrictEqual(last, expected);
+      return last;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The JSON body a request carries, or {}. */
+export function bodyOf(request) {
+  try {
+    return request.postDataJSON() ?? {};
+  } catch {
+    return {};
+  }
+}
