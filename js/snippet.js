@@ -51,6 +51,19 @@ export function isWellFormed(s) {
   return !LONE_SURROGATE.test(s);
 }
 
+/** Why `fetch` failed, in a few words: its message, and the code or message
+ *  of its cause (Node's undici hides ECONNREFUSED there). Never throws. */
+export function failureDetail(e) {
+  try {
+    let text = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+    const inner = e && e.cause;
+    if (inner) text += ` (${inner.code || inner.message || String(inner)})`;
+    return text.slice(0, 300);
+  } catch {
+    return "unknown error";
+  }
+}
+
 /** Duck-typed, so that signals from other realms and polyfills pass. */
 export function isAbortSignal(v) {
   return v !== null && typeof v === "object" && typeof v.aborted === "boolean"

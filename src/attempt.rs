@@ -13,7 +13,7 @@ use crate::js::{self, AbortController, Clock, ResponseLike};
 use crate::params::Operation;
 use crate::request::{set, Request};
 use crate::retry;
-use crate::stop::{Raced, Stop};
+use crate::stop::{network_error, Raced, Stop};
 use crate::text::{whole, Text};
 use crate::value::Value;
 
@@ -73,10 +73,10 @@ async fn exchange(
         ),
         None => js::global_fetch(&request.url, &request.init),
     };
-    let sent = sent.map_err(network_error)?;
+    let sent = sent.map_err(|cause| Failure::from(network_error("fetch", &request.url, cause)))?;
     let response: ResponseLike = match stop.race(&Promise::resolve(&sent), deadline).await {
         Raced::Value(value) => value.unchecked_into(),
-        other => return Err(other.into_error(stop, "fetch failed").into()),
+        other => return Err(other.into_error(stop, "fetch", &request.url).into()),
     };
     let http_status = read_status(&response)?;
     let retry_after = if retry::is_retryable_status(http_status) {
@@ -88,10 +88,16 @@ async fn exchange(
     } else {
         None
     };
-    let body = response.text().map_err(network_error)?;
+    let body = response
+        .text()
+        .map_err(|cause| Failure::from(network_error("reading the body", &request.url, cause)))?;
     let text: JsString = match stop.race(&Promise::resolve(&body), deadline).await {
         Raced::Value(value) => value.dyn_into().unwrap_or_else(|_| JsString::from("")),
-        other => return Err(other.into_error(stop, "reading the body failed").into()),
+        other => {
+            return Err(other
+                .into_error(stop, "reading the body", &request.url)
+                .into())
+        }
     };
     let parsed = js::json_parse(&text);
     let answer = Answer {
@@ -102,12 +108,6 @@ async fn exchange(
     answer
         .check(operation)
         .map_err(|error| Failure { error, retry_after })
-}
-
-fn network_error(cause: JsValue) -> Failure {
-    Error::new(Kind::Network, "fetch failed")
-        .with_cause(cause)
-        .into()
 }
 
 fn read_status(response: &ResponseLike) -> Result<u16, Failure> {

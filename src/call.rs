@@ -132,6 +132,9 @@ fn redact(mut error: Error, secrets: &[String]) -> Error {
     if secrets.is_empty() {
         return error;
     }
+    if let Some(clean) = js::redact(&JsString::from(error.message.as_str()), secrets) {
+        error.message = String::from(&clean);
+    }
     if let Some(body) = &error.body {
         if let Some(text) = body.dyn_ref::<JsString>() {
             if let Some(clean) = js::redact(text, secrets) {

@@ -34,6 +34,10 @@ extern "C" {
     #[wasm_bindgen(js_name = isWellFormed)]
     pub fn is_well_formed(value: &JsValue) -> bool;
 
+    /// Why `fetch` failed, in a few words (its message and its cause's code).
+    #[wasm_bindgen(js_name = failureDetail)]
+    pub fn failure_detail(error: &JsValue) -> String;
+
     /// Whether a value looks like an `AbortSignal`.
     #[wasm_bindgen(js_name = isAbortSignal, catch)]
     pub fn is_abort_signal(value: &JsValue) -> Result<bool, JsValue>;

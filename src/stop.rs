@@ -7,6 +7,7 @@ use wasm_bindgen_futures::JsFuture;
 
 use crate::error::{Error, Kind};
 use crate::js::{self, AbortWatch, SignalLike};
+use crate::text::Text;
 
 /// How a race between some work, the caller's signal and a deadline ended.
 pub enum Raced {
@@ -18,14 +19,36 @@ pub enum Raced {
 
 impl Raced {
     /// The error this outcome means, where it is not a value.
-    pub fn into_error(self, stop: &Stop, network_message: &str) -> Error {
+    /// `what` says what failed ("fetch", "reading the body") and `url` where.
+    pub fn into_error(self, stop: &Stop, what: &str, url: &str) -> Error {
         match self {
             Raced::Aborted => stop.aborted_error(),
-            Raced::TimedOut => Error::new(Kind::Timeout, "no answer within timeoutMs"),
-            Raced::Failed(cause) => Error::new(Kind::Network, network_message).with_cause(cause),
-            Raced::Value(_) => Error::new(Kind::Network, network_message),
+            Raced::TimedOut => Error::new(
+                Kind::Timeout,
+                Text::new()
+                    .push("no answer within timeoutMs from POST ")
+                    .push(url)
+                    .done(),
+            ),
+            Raced::Failed(cause) => network_error(what, url, cause),
+            Raced::Value(value) => network_error(what, url, value),
         }
     }
+}
+
+/// A `network` error whose message says what failed, where, and why, as far
+/// as the platform told (`TypeError: fetch failed (ECONNREFUSED)` in Node).
+/// The message can quote the platform's error, so `call::redact` also cleans
+/// messages.
+pub fn network_error(what: &str, url: &str, cause: JsValue) -> Error {
+    let message = Text::new()
+        .push(what)
+        .push(" failed for POST ")
+        .push(url)
+        .push(": ")
+        .push(&js::failure_detail(&cause))
+        .done();
+    Error::new(Kind::Network, message).with_cause(cause)
 }
 
 /// The caller's `AbortSignal`, watched for the whole call.

@@ -185,6 +185,12 @@ async fn a_failing_fetch_is_a_network_error() {
     ))
     .await;
     assert_eq!(r.kind, "network");
+    assert!(
+        r.message
+            .starts_with("fetch failed for POST http://127.0.0.1:9/api/users/count: "),
+        "the message says what failed where: {}",
+        r.message
+    );
     good_call_still_works().await;
 }
 
