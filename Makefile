@@ -8,16 +8,21 @@ DEMO_BIND ?= 127.0.0.1:8080
 DEMO_DB ?= data/users.sqlite3
 SERVER := target/server/user-management-server
 
-.PHONY: all setup build server debug-server demo test lint unit wasm-tests js-tests e2e clean
+.PHONY: all setup build package server debug-server demo test lint unit wasm-tests js-tests smoke e2e clean
 
 all: build
 
 setup:
 	@bash scripts/setup.sh
 
-## The library as an ES module for browsers (web target) in pkg/web/.
+## The npm package in pkg/: the web target (pkg/web/, which the demo page
+## loads), the nodejs target (pkg/node/), the entries and package.json.
 build: setup
-	wasm-pack build --release --target web --out-dir pkg/web --no-pack
+	scripts/package.sh
+
+## The tarball a user installs: target/user-management-client-VERSION.tgz.
+package: build
+	cd pkg && npm pack --pack-destination ../target
 
 ## The reference server, optimised (its own profile: the release profile is tuned for wasm size).
 server: setup
@@ -29,7 +34,7 @@ demo: build server
 	$(SERVER) --bind $(DEMO_BIND) --db $(DEMO_DB) --www www --pkg pkg
 
 ## Everything CI runs.
-test: setup lint unit build wasm-tests js-tests e2e
+test: setup lint unit build wasm-tests js-tests smoke e2e
 	@echo "make test: all checks passed"
 
 lint:
@@ -53,6 +58,12 @@ wasm-tests: debug-server
 ## Tests of the built package (pkg/) from plain JS.
 js-tests: debug-server
 	scripts/with-server.sh -- node --test tests/js/
+
+## The packed package installed and used in Node (ESM, CommonJS, bundled),
+## Deno, workerd, and Chromium (plain modules, bundled); and its types.
+smoke: debug-server
+	tsc -p tests/types
+	scripts/with-server.sh -- node tests/smoke/run.mjs
 
 ## The demo page (www/) end to end in headless Chromium, against the server (needs `make build`).
 e2e: debug-server

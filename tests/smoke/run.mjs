@@ -1,0 +1,176 @@
+// Smoke tests of the packed npm package in every runtime it claims. The
+// tarball from `npm pack` is installed into a scratch project, as a user
+// would, and the examples/ are run there against the reference server
+// (USERS_API_URL, from scripts/with-server.sh); each must report the
+// server's real numbers. Prints `smoke: N passed, M failed` and exits
+// non-zero on any failure.
+import { execFileSync, spawn } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { extname, join, normalize } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const repo = fileURLToPath(new URL("../..", import.meta.url));
+const bin = (name) => join(repo, "node_modules", ".bin", name);
+const api = process.env.USERS_API_URL;
+if (!api) throw new Error("USERS_API_URL is not set: run through scripts/with-server.sh");
+
+// --- the scratch project ----------------------------------------------------
+const scratch = mkdtempSync(join(tmpdir(), "umc-smoke-"));
+const packed = execFileSync("npm", ["pack", "--silent", "--pack-destination", scratch], {
+  cwd: join(repo, "pkg"), encoding: "utf8",
+}).trim().split("\n").pop();
+writeFileSync(join(scratch, "package.json"), JSON.stringify({ name: "smoke", private: true, type: "module" }));
+execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", join(scratch, packed)], {
+  cwd: scratch, stdio: ["ignore", "ignore", "inherit"],
+});
+cpSync(join(repo, "examples"), join(scratch, "examples"), { recursive: true });
+const wasm = join(scratch, "node_modules/user-management-client/web/user_management_client_bg.wasm");
+
+// --- the truth, from the server itself --------------------------------------
+async function post(path, params) {
+  const r = await fetch(api + path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(params) });
+  return (await r.json()).result;
+}
+const totalActive = (await post("/api/users/count", { active: "true" })).totalUsers;
+const expected = { totalActive, listed: Math.min(5, totalActive), listTotal: totalActive, refused: "validation:active" };
+
+// --- helpers ----------------------------------------------------------------
+function run(cmd, args, options = {}) {
+  return execFileSync(cmd, args, {
+    cwd: scratch, encoding: "utf8", timeout: 120_000,
+    env: { ...process.env, USERS_API_URL: api }, ...options,
+  });
+}
+const lastJson = (out) => JSON.parse(out.trim().split("\n").pop());
+function assertSummary(got) {
+  const a = JSON.stringify(got), b = JSON.stringify(expected);
+  if (a !== b) throw new Error(`got ${a}, expected ${b}`);
+}
+
+const TYPES = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".json": "application/json" };
+function serve(dir) {
+  const server = createServer((req, res) => {
+    const path = normalize(join(dir, decodeURIComponent(new URL(req.url, "http://x").pathname)));
+    if (!path.startsWith(dir)) { res.writeHead(403).end(); return; }
+    try {
+      const body = readFileSync(path);
+      res.writeHead(200, { "content-type": TYPES[extname(path)] ?? "application/octet-stream" }).end(body);
+    } catch { res.writeHead(404).end(); }
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+let browser;
+async function inChromium(pageUrl) {
+  if (!browser) {
+    const { chromium } = await import("playwright-core");
+    browser = await chromium.launch({
+      executablePath: "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"],
+    });
+  }
+  const page = await browser.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  try {
+    await page.goto(pageUrl);
+    await page.waitForFunction(() => window.summary !== undefined, null, { timeout: 30_000 });
+    const got = await page.evaluate(() => window.summary);
+    if (errors.length) throw new Error(`page errors: ${errors.join("; ")}`);
+    return got;
+  } finally {
+    await page.close();
+  }
+}
+
+// --- the runtimes -----------------------------------------------------------
+const checks = {
+  "Node ESM": () => lastJson(run("node", ["examples/node/count.mjs"])),
+  "Node CommonJS": () => lastJson(run("node", ["examples/node/count.cjs"])),
+  "Node, bundled by esbuild": () => {
+    run(bin("esbuild"), ["examples/node/count.mjs", "--bundle", "--platform=node", "--format=esm",
+      "--log-level=warning", "--outfile=dist-node/count.mjs"]);
+    mkdirSync(join(scratch, "dist-node/web"), { recursive: true });
+    cpSync(wasm, join(scratch, "dist-node/web/user_management_client_bg.wasm"));
+    return lastJson(run("node", ["dist-node/count.mjs"]));
+  },
+  Deno: () => {
+    writeFileSync(join(scratch, "deno_smoke.test.js"), `
+import { summary } from "./examples/deno/count.js";
+Deno.test("the package works in Deno", async () => {
+  const got = JSON.stringify(await summary(${JSON.stringify(api)}));
+  if (got !== ${JSON.stringify(JSON.stringify(expected))}) throw new Error("got " + got);
+});
+`);
+    run(bin("deno"), ["test", "--quiet", "--allow-net=127.0.0.1", "--allow-read", "deno_smoke.test.js"],
+      { env: { ...process.env, NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" } });
+    return expected;
+  },
+  "Cloudflare Workers (workerd via miniflare)": async () => {
+    run(bin("esbuild"), ["examples/worker/src/index.js", "--bundle", "--format=esm", "--platform=neutral",
+      "--conditions=workerd,worker,browser", "--loader:.wasm=copy", "--log-level=warning",
+      "--outdir=dist-worker"]);
+    const { Miniflare } = await import("miniflare");
+    const mf = new Miniflare({
+      modules: true,
+      scriptPath: join(scratch, "dist-worker/index.js"),
+      modulesRoot: join(scratch, "dist-worker"),
+      modulesRules: [{ type: "CompiledWasm", include: ["**/*.wasm"] }],
+      compatibilityDate: "2026-04-01",
+      bindings: { USERS_API_URL: api },
+    });
+    try {
+      const response = await mf.dispatchFetch("http://worker.local/");
+      return await response.json();
+    } finally {
+      await mf.dispose();
+    }
+  },
+  "Browser, plain ES modules (Chromium)": async () => {
+    const server = await serve(scratch);
+    try {
+      cpSync(join(scratch, "examples/browser"), join(scratch, "page"), { recursive: true });
+      // The import map in index.html points at ./node_modules, beside the page.
+      writeFileSync(join(scratch, "page/index.html"),
+        readFileSync(join(scratch, "page/index.html"), "utf8").replace("./node_modules/", "../node_modules/"));
+      return await inChromium(`http://127.0.0.1:${server.address().port}/page/index.html?api=${encodeURIComponent(api)}`);
+    } finally {
+      server.close();
+    }
+  },
+  "Browser, bundled by esbuild (Chromium)": async () => {
+    run(bin("esbuild"), ["examples/browser/app.js", "--bundle", "--format=esm", "--platform=browser",
+      "--log-level=warning", "--outfile=dist-page/app.js"]);
+    mkdirSync(join(scratch, "dist-page/web"), { recursive: true });
+    cpSync(wasm, join(scratch, "dist-page/web/user_management_client_bg.wasm"));
+    writeFileSync(join(scratch, "dist-page/index.html"),
+      readFileSync(join(scratch, "examples/browser/index.html"), "utf8").replace(/<script type="importmap">[\s\S]*?<\/script>\n/, ""));
+    const server = await serve(join(scratch, "dist-page"));
+    try {
+      return await inChromium(`http://127.0.0.1:${server.address().port}/index.html?api=${encodeURIComponent(api)}`);
+    } finally {
+      server.close();
+    }
+  },
+};
+
+let passed = 0, failed = 0;
+for (const [name, check] of Object.entries(checks)) {
+  const started = Date.now();
+  try {
+    assertSummary(await check());
+    passed += 1;
+    console.log(`ok   ${name} (${Date.now() - started} ms)`);
+  } catch (err) {
+    failed += 1;
+    console.log(`FAIL ${name}: ${err.stderr ?? ""}${err.message}`);
+  }
+}
+await browser?.close();
+rmSync(scratch, { recursive: true, force: true });
+console.log(`expected in every runtime: ${JSON.stringify(expected)}`);
+console.log(`smoke: ${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
