@@ -8,7 +8,7 @@ DEMO_BIND ?= 127.0.0.1:8080
 DEMO_DB ?= data/users.sqlite3
 SERVER := target/server/user-management-server
 
-.PHONY: all setup build package server debug-server demo test lint unit wasm-tests js-tests smoke e2e clean
+.PHONY: all setup build package server debug-server demo test lint unit wasm-tests js-tests smoke e2e bench clean
 
 all: build
 
@@ -64,6 +64,10 @@ js-tests: debug-server
 smoke: debug-server
 	tsc -p tests/types
 	scripts/with-server.sh -- node tests/smoke/run.mjs
+
+## Benchmarks side by side with raw fetch (not part of `make test`): see bench/README.md.
+bench: build
+	node bench/run.mjs
 
 ## The demo page (www/) end to end in headless Chromium, against the server (needs `make build`).
 e2e: debug-server

@@ -1,0 +1,167 @@
+// `make bench`: the client side by side with a raw `fetch(...).then(r =>
+// r.json())`, in one run, in interleaved rounds (the order alternates), with
+// medians and ratios. Nothing here passes or fails on speed: the machine is
+// shared and noisy, so only ratios measured together mean anything. Prints a
+// table, then one JSON line with every figure.
+import { execFileSync, spawn } from "node:child_process";
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+
+const repo = fileURLToPath(new URL("..", import.meta.url));
+const pkg = join(repo, "pkg");
+const ROUNDS = 7;
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const gz = (buf) => gzipSync(buf, { level: 9 }).length;
+const results = { date: new Date().toISOString().slice(0, 10), size: {}, node: {}, chromium: {} };
+
+// --- size ---------------------------------------------------------------------
+function walk(dir) {
+  return readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? walk(join(dir, n)) : [join(dir, n)]));
+}
+const shipped = walk(pkg).filter((f) => /\.(wasm|js|cjs|mjs)$/.test(f));
+const sizes = shipped.map((f) => { const b = readFileSync(f); return { file: relative(pkg, f), raw: b.length, gzip9: gz(b) }; });
+const web = sizes.filter((s) => s.file.startsWith("web/"));
+results.size = {
+  files: sizes,
+  browserDownload: { raw: web.reduce((a, s) => a + s.raw, 0), gzip9: web.reduce((a, s) => a + s.gzip9, 0) },
+};
+
+// --- the canned server ------------------------------------------------------------
+const server = spawn(process.execPath, [join(repo, "bench/canned-server.mjs")], { stdio: ["ignore", "pipe", "inherit"] });
+const stop = () => server.kill();
+process.on("exit", stop);
+const url = await new Promise((resolve, reject) => {
+  server.stdout.once("data", (d) => resolve(String(d).trim()));
+  server.once("exit", () => reject(new Error("canned server died")));
+});
+
+const lib = await import(join(pkg, "web/user_management_client.js"));
+lib.initSync({ module: readFileSync(join(pkg, "web/user_management_client_bg.wasm")) });
+const client = new lib.UsersClient(url);
+const init = (body) => ({ method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body });
+const raw = () => fetch(`${url}/api/users/count`, init('{"active":"true"}')).then((r) => r.json());
+const ours = () => client.countUsers({ active: "true" });
+const oneShot = () => lib.countUsers(url, { active: "true" });
+
+async function perCall(f, n) {
+  const t = performance.now();
+  for (let i = 0; i < n; i++) await f();
+  return ((performance.now() - t) / n) * 1000;
+}
+/** Interleaved rounds of several contenders; median per contender. */
+async function rounds(contenders, measure) {
+  const got = Object.fromEntries(Object.keys(contenders).map((k) => [k, []]));
+  for (let r = 0; r < ROUNDS; r++) {
+    const order = Object.entries(contenders);
+    if (r % 2) order.reverse();
+    for (const [name, f] of order) got[name].push(await measure(f));
+  }
+  return Object.fromEntries(Object.entries(got).map(([k, xs]) => [k, median(xs)]));
+}
+
+// --- Node: sequential calls ---------------------------------------------------------
+for (let i = 0; i < 500; i++) { await raw(); await ours(); await oneShot(); }
+const seq = await rounds({ raw, client: ours, oneShot }, (f) => perCall(f, 1000));
+results.node.sequentialUs = seq;
+results.node.sequentialRatio = seq.client / seq.raw;
+results.node.oneShotRatio = seq.oneShot / seq.raw;
+
+// --- Node: 64 in flight ---------------------------------------------------------------
+async function throughput(f, total = 5000, inFlight = 64) {
+  let next = 0;
+  const t = performance.now();
+  await Promise.all(Array.from({ length: inFlight }, async () => { while (next++ < total) await f(); }));
+  return total / ((performance.now() - t) / 1000);
+}
+const flight = await rounds({ raw, client: ours }, (f) => throughput(f));
+results.node.inFlight64CallsPerS = flight;
+results.node.inFlight64Ratio = flight.client / flight.raw;
+
+// --- Node: big lists -------------------------------------------------------------------
+for (const n of [10000, 100000]) {
+  const rawList = () => fetch(`${url}/api/users?n=${n}`, init("{}")).then((r) => r.json());
+  // The canned server picks the list by ?n=, so the client sends it in the query.
+  const lister = new lib.UsersClient({ baseUrl: url, paramsIn: "query" });
+  const clientList = () => lister.listUsers({ n: String(n) });
+  const timeOne = async (f) => { const t = performance.now(); const v = await f(); if (v.result.users.length !== n) throw new Error("short list"); return performance.now() - t; };
+  const list = await rounds({ raw: rawList, client: clientList }, timeOne);
+  results.node[`list${n}Ms`] = list;
+  results.node[`list${n}Ratio`] = list.client / list.raw;
+}
+
+// --- Node: instantiation and memory, each in fresh processes ------------------------------
+const child = (...args) => JSON.parse(execFileSync(process.execPath, ["--expose-gc", join(repo, "bench/child.mjs"), ...args], { encoding: "utf8" }));
+results.node.instantiateMs = median(Array.from({ length: ROUNDS }, () => child("instantiate").ms));
+const mem = child("memory", url);
+results.node.memoryAfter20000Calls = {
+  wasmBytesBefore: mem.before.wasm, wasmBytesAfter: mem.after.wasm, wasmGrowth: mem.after.wasm - mem.before.wasm,
+  heapBytesBefore: mem.before.heap, heapBytesAfter: mem.after.heap, heapGrowth: mem.after.heap - mem.before.heap,
+};
+
+// --- Chromium: sequential calls and instantiation ------------------------------------------
+const { chromium } = await import("playwright-core");
+const browser = await chromium.launch({
+  executablePath: "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+});
+try {
+  const page = await browser.newPage();
+  await page.goto(url + "/");
+  await page.waitForFunction(() => window.ready === true);
+  const seqB = await page.evaluate(async (ROUNDS) => {
+    const { raw, ours } = window.bench;
+    const perCall = async (f, n) => { const t = performance.now(); for (let i = 0; i < n; i++) await f(); return ((performance.now() - t) / n) * 1000; };
+    for (let i = 0; i < 300; i++) { await raw(); await ours(); }
+    const got = { raw: [], client: [] };
+    for (let r = 0; r < ROUNDS; r++) {
+      if (r % 2) { got.client.push(await perCall(ours, 500)); got.raw.push(await perCall(raw, 500)); }
+      else { got.raw.push(await perCall(raw, 500)); got.client.push(await perCall(ours, 500)); }
+    }
+    const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    return { raw: median(got.raw), client: median(got.client) };
+  }, ROUNDS);
+  results.chromium.sequentialUs = seqB;
+  results.chromium.sequentialRatio = seqB.client / seqB.raw;
+  results.chromium.instantiateMs = await page.evaluate(async (ROUNDS) => {
+    const bytes = await (await fetch("/pkg/web/user_management_client_bg.wasm")).arrayBuffer();
+    const times = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      const t = performance.now();
+      const module = new WebAssembly.Module(bytes);
+      times.push(performance.now() - t);
+      void module;
+    }
+    return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
+  }, ROUNDS);
+} finally {
+  await browser.close();
+  stop();
+}
+
+// --- report ------------------------------------------------------------------------------
+const kb = (b) => `${(b / 1024).toFixed(1)} KB`;
+const f1 = (x) => x.toFixed(1);
+const f2 = (x) => x.toFixed(2);
+console.log(`\nuser-management-client benchmark, ${results.date} (medians of ${ROUNDS} interleaved rounds)\n`);
+console.log("size (gzip -9)");
+for (const s of sizes) console.log(`  ${s.file.padEnd(64)} ${String(s.raw).padStart(7)} B raw  ${String(s.gzip9).padStart(6)} B gz`);
+console.log(`  browser download, web target: ${kb(results.size.browserDownload.raw)} raw, ${kb(results.size.browserDownload.gzip9)} gzip -9 (target <= 12 KB)`);
+console.log("  anchors measured earlier (esbuild-minified, gzip -9): openapi-fetch 0.17 2.8 KB, ky 1.14 5.0 KB, ky 2.1 8.9 KB, axios 1.21 22 KB\n");
+const n = results.node, c = results.chromium;
+const rows = [
+  ["Node: sequential countUsers (UsersClient)", `${f1(n.sequentialUs.client)} µs vs raw ${f1(n.sequentialUs.raw)} µs`, f2(n.sequentialRatio), "<= 1.10"],
+  ["Node: sequential countUsers (one-shot)", `${f1(n.sequentialUs.oneShot)} µs vs raw ${f1(n.sequentialUs.raw)} µs`, f2(n.oneShotRatio), ""],
+  ["Chromium: sequential countUsers", `${f1(c.sequentialUs.client)} µs vs raw ${f1(c.sequentialUs.raw)} µs`, f2(c.sequentialRatio), "<= 1.10"],
+  ["Node: 64 in flight, calls/s", `${f1(n.inFlight64CallsPerS.client)} vs raw ${f1(n.inFlight64CallsPerS.raw)}`, f2(n.inFlight64Ratio), ">= 0.95"],
+  ["Node: listUsers 10,000 users", `${f1(n.list10000Ms.client)} ms vs raw ${f1(n.list10000Ms.raw)} ms`, f2(n.list10000Ratio), ""],
+  ["Node: listUsers 100,000 users", `${f1(n.list100000Ms.client)} ms vs raw ${f1(n.list100000Ms.raw)} ms`, f2(n.list100000Ratio), "<= 1.05"],
+  ["Node: instantiate (compile + instantiate)", `${f2(n.instantiateMs)} ms`, "", ""],
+  ["Chromium: compile the .wasm", `${f2(c.instantiateMs)} ms`, "", ""],
+  ["Node: wasm memory growth over 20,000 calls", `${n.memoryAfter20000Calls.wasmGrowth} B (of ${n.memoryAfter20000Calls.wasmBytesAfter})`, "", "0"],
+  ["Node: JS heap growth over 20,000 calls", `${n.memoryAfter20000Calls.heapGrowth} B`, "", "~0"],
+];
+console.log(`${"measure".padEnd(46)} ${"value".padEnd(34)} ${"ratio".padEnd(6)} target`);
+for (const [a, b, r, t] of rows) console.log(`${a.padEnd(46)} ${b.padEnd(34)} ${r.padEnd(6)} ${t}`);
+console.log(JSON.stringify(results));
