@@ -8,7 +8,7 @@ DEMO_BIND ?= 127.0.0.1:8080
 DEMO_DB ?= data/users.sqlite3
 SERVER := target/server/user-management-server
 
-.PHONY: all setup build package server debug-server demo test lint unit wasm-tests js-tests smoke e2e bench clean
+.PHONY: all setup build package server debug-server demo test lint unit wasm-tests js-tests load smoke e2e bench clean
 
 all: build
 
@@ -34,7 +34,7 @@ demo: build server
 	$(SERVER) --bind $(DEMO_BIND) --db $(DEMO_DB) --www www --pkg pkg
 
 ## Everything CI runs.
-test: setup lint unit build wasm-tests js-tests smoke e2e
+test: setup lint unit build wasm-tests js-tests load smoke e2e
 	@echo "make test: all checks passed"
 
 lint:
@@ -58,6 +58,10 @@ wasm-tests: debug-server
 ## Tests of the built package (pkg/) from plain JS.
 js-tests: debug-server
 	scripts/with-server.sh -- node --test tests/js/
+
+## 10,000 calls with 1,000 in flight through the package, against the server.
+load: debug-server
+	scripts/with-server.sh -- node --test tests/load/
 
 ## The packed package installed and used in Node (ESM, CommonJS, bundled),
 ## Deno, workerd, and Chromium (plain modules, bundled); and its types.
