@@ -109,3 +109,69 @@ export function hostileParams() {
 export function protoKeyObject() { return JSON.parse('{"__proto__": "x"}'); }
 export function loneSurrogate() { return "a\uD800b"; }
 export function httpDate(msFromNow) { return new Date(Date.now() + msFromNow).toUTCString(); }
+
+/**
+ * The hostile-input table (issue 7): every validation rule with values a
+ * careless or malicious caller may pass. Each case is a one-shot countUsers
+ * (or listUsers with `list: true`) that must be refused with kind
+ * "validation" and this `param`, without a request.
+ */
+export function hostileCases() {
+  const huge = "x".repeat(1 << 20);
+  const lone = "a\uD800b";
+  const cases = [];
+  const add = (name, param, call) => cases.push({ name, param, ...call });
+  const bad = {
+    wrongTypes: [5, true, {}, [], () => "all", Symbol("s"), 10n, new Date(0), new Map()],
+    numbers: [NaN, Infinity, -Infinity, -1, 0, 1e308],
+    strings: ["TRUE", "True", "yes", "1", "", " all", "all ", "all\0", "true\r\n", "fa lse", lone, huge],
+  };
+  const notBooleans = bad.wrongTypes.filter((v) => typeof v !== "boolean");
+  for (const v of [...notBooleans, ...bad.numbers, ...bad.strings]) add(`active=${describe(v)}`, "active", { params: { active: v } });
+  for (const v of [...bad.wrongTypes, ...bad.numbers, lone, "\uDC00", "ok\uD83D"]) add(`query=${describe(v)}`, "query", { params: { query: v } });
+  for (const v of ["active=true", 5, true, [], [["active", "true"]], () => ({}), Symbol("p"), 1n, new Map([["active", "true"]]), new Date(0)]) {
+    add(`params=${describe(v)}`, "params", { params: v });
+  }
+  for (const key of ["__proto__", "constructor", "prototype", "activ", "Active", "", "toString", "hasOwnProperty"]) {
+    add(`count key ${JSON.stringify(key)}`, key, { params: JSON.parse(`{${JSON.stringify(key)}: "x"}`) });
+  }
+  for (const v of [{}, [], NaN, Infinity, () => 1, Symbol("x"), 1n, lone]) {
+    add(`list extra in query mode=${describe(v)}`, "filter", { list: true, params: { filter: v }, options: { paramsIn: "query" } });
+    add(`list extra in form mode=${describe(v)}`, "filter", { list: true, params: { filter: v }, options: { paramsIn: "form" } });
+  }
+  for (const v of [NaN, Infinity, () => 1, Symbol("x"), 1n]) {
+    add(`list extra in body mode=${describe(v)}`, "filter", { list: true, params: { filter: v } });
+  }
+  for (const v of ["", " ", "ftp://x", "http://", "http:x", "//x", "x.com", "http://x/?q", "http://x/#f", "http://u:p@x/",
+    "javascript:alert(1)", "data:text/plain,x", "file:///etc/passwd", "http://[::1/", 5, null, undefined, {}, [], huge]) {
+    add(`baseUrl=${describe(v)}`, "baseUrl", { baseUrl: v });
+  }
+  for (const v of ["5", null, true, {}, NaN, Infinity, -Infinity, -1, -0.001, 10n]) add(`timeoutMs=${describe(v)}`, "timeoutMs", { options: { timeoutMs: v } });
+  for (const v of ["2", null, true, {}, NaN, Infinity, -1, 1.5, 2n]) add(`retries=${describe(v)}`, "retries", { options: { retries: v } });
+  for (const v of ["JSON", "", "Body", null, 1]) add(`paramsIn=${describe(v)}`, "paramsIn", { options: { paramsIn: v } });
+  for (const v of ["all", "", "INCLUDE", null, true]) add(`credentials=${describe(v)}`, "credentials", { options: { credentials: v } });
+  for (const v of ["fetch", {}, null, 5]) add(`fetch=${describe(v)}`, "fetch", { options: { fetch: v } });
+  for (const v of [{}, "signal", true, { aborted: false }, null]) add(`signal=${describe(v)}`, "signal", { options: { signal: v } });
+  for (const h of [{ "bad name": "x" }, { "": "x" }, { "x:y": "z" }, { "é": "x" }, { x: "a\r\nInjected: 1" }, { x: "a\nb" },
+    { x: "a\rb" }, { x: "a\0b" }, { x: "\u0100" }, { x: "☃" }, { x: lone }, { x: 5 }, { x: null }, { x: {} }, "Authorization: x", [["x", "y"]], 5]) {
+    add(`headers=${describe(h)}`, "headers", { options: { headers: h } });
+    add(`headers from a provider=${describe(h)}`, "headers", { options: { headers: async () => h } });
+  }
+  for (const key of ["timeout", "baseURL", "retry", "header", "method", "body", "__proto__"]) {
+    add(`option ${JSON.stringify(key)}`, key, { options: JSON.parse(`{${JSON.stringify(key)}: 1}`) });
+  }
+  return cases;
+}
+
+function describe(v) {
+  try {
+    if (typeof v === "string") return JSON.stringify(v.length > 20 ? v.slice(0, 20) + "…" : v);
+    if (typeof v === "function") return "function";
+    if (typeof v === "symbol" || typeof v === "bigint") return `${typeof v} ${String(v)}`;
+    if (Array.isArray(v)) return `array ${JSON.stringify(v)}`;
+    if (v instanceof Date || v instanceof Map) return v.constructor.name;
+    return typeof v === "object" && v !== null ? JSON.stringify(v) : String(v);
+  } catch {
+    return typeof v;
+  }
+}

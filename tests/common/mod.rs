@@ -15,6 +15,7 @@ use wasm_bindgen_futures::JsFuture;
 
 pub use user_management_client::{count_users, list_users, UsersClient};
 
+mod hostile;
 mod requests;
 mod responses;
 mod retries;
@@ -64,6 +65,8 @@ extern "C" {
     pub fn lone_surrogate() -> JsValue;
     #[wasm_bindgen(js_name = httpDate)]
     pub fn http_date(ms_from_now: f64) -> String;
+    #[wasm_bindgen(js_name = hostileCases)]
+    pub fn hostile_cases() -> js_sys::Array;
 }
 
 /// The reference server's URL, compiled in by `make test`.
