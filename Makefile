@@ -53,7 +53,7 @@ debug-server:
 
 ## The shared wasm suite in Node and headless Chromium, against the server.
 wasm-tests: debug-server
-	scripts/with-server.sh -- scripts/wasm-tests.sh
+	scripts/with-server.sh --faults -- scripts/wasm-tests.sh
 
 ## Tests of the built package (pkg/) from plain JS.
 js-tests: debug-server

@@ -18,6 +18,8 @@ Options:
   --seed N      users to seed into an empty database (default 1000, max 1000000)
   --www DIR     static files served at / (default www)
   --pkg DIR     static files served at /pkg/ (default pkg)
+  --faults      also serve /faults/{scenario}/{key}/api/users[/count], which
+                misbehave on purpose (for the client's tests)
   -h, --help    print this help
 
 When ready, prints one line to stdout: Listening on http://HOST:PORT";
@@ -38,6 +40,8 @@ pub struct Config {
     pub www: PathBuf,
     /// Directory served at `/pkg/`.
     pub pkg: PathBuf,
+    /// Whether the fault routes are on.
+    pub faults: bool,
 }
 
 impl Default for Config {
@@ -48,6 +52,7 @@ impl Default for Config {
             seed: 1000,
             www: PathBuf::from("www"),
             pkg: PathBuf::from("pkg"),
+            faults: false,
         }
     }
 }
@@ -72,6 +77,10 @@ pub fn parse<I: IntoIterator<Item = OsString>>(args: I) -> Result<Command, Strin
             .map_err(|arg| format!("argument is not valid UTF-8: {arg:?}"))?;
         if arg == "-h" || arg == "--help" {
             return Ok(Command::Help);
+        }
+        if arg == "--faults" {
+            config.faults = true;
+            continue;
         }
         let (flag, inline) = match arg.split_once('=') {
             Some((flag, value)) if flag.starts_with("--") => {

@@ -9,6 +9,7 @@
 mod cli;
 mod db;
 mod envelope;
+mod faults;
 mod params;
 mod routes;
 mod seed;
@@ -69,7 +70,7 @@ async fn serve(config: cli::Config, db: Arc<db::Db>) -> Result<(), String> {
     let local = listener
         .local_addr()
         .map_err(|e| format!("cannot read the bound address: {e}"))?;
-    let app = routes::app(db, &config.www, &config.pkg);
+    let app = routes::app(db, &config.www, &config.pkg, config.faults);
 
     // Small JSON answers should not wait for Nagle's algorithm.
     let listener = listener.tap_io(|tcp| {

@@ -67,6 +67,23 @@ impl RawParams {
         Ok(())
     }
 
+    /// Every parameter as JSON (text values as strings), for the fault
+    /// mode's echo scenario.
+    pub fn to_json(&self) -> Value {
+        let map = self
+            .0
+            .iter()
+            .map(|(key, value)| {
+                let value = match value {
+                    RawValue::Text(text) => Value::String(text.clone()),
+                    RawValue::Json(json) => json.clone(),
+                };
+                (key.clone(), value)
+            })
+            .collect();
+        Value::Object(map)
+    }
+
     /// Looks up a parameter by its exact (case-sensitive) name.
     pub fn get(&self, name: &str) -> Option<&RawValue> {
         self.0.get(name)

@@ -44,11 +44,14 @@ struct ListResult {
 }
 
 /// Builds the whole application.
-pub fn app(db: Arc<Db>, www: &Path, pkg: &Path) -> Router {
-    let api = Router::new()
+pub fn app(db: Arc<Db>, www: &Path, pkg: &Path, faults: bool) -> Router {
+    let mut api = Router::new()
         .route("/api/users/count", post(count).fallback(method_not_allowed))
         .route("/api/users", post(list).fallback(method_not_allowed))
         .with_state(db);
+    if faults {
+        api = api.nest("/faults", crate::faults::router());
+    }
 
     // Missing files (and non-GET methods) fall through to the 404 envelope.
     let static_dir = |dir: &Path| {

@@ -175,3 +175,12 @@ function describe(v) {
     return typeof v;
   }
 }
+
+/** How many requests a fault scenario received (GET {base}/attempts). */
+export async function attemptsOf(base) {
+  return (await (await fetch(`${base}/attempts`)).json()).attempts;
+}
+/** A key that keeps one test's attempt counts apart from every other's. */
+export function uniqueKey() {
+  return `k${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+}

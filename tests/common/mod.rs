@@ -15,6 +15,7 @@ use wasm_bindgen_futures::JsFuture;
 
 pub use user_management_client::{count_users, list_users, UsersClient};
 
+mod faults;
 mod hostile;
 mod requests;
 mod responses;
@@ -67,6 +68,10 @@ extern "C" {
     pub fn http_date(ms_from_now: f64) -> String;
     #[wasm_bindgen(js_name = hostileCases)]
     pub fn hostile_cases() -> js_sys::Array;
+    #[wasm_bindgen(js_name = attemptsOf)]
+    pub fn attempts_of(base: &str) -> Promise;
+    #[wasm_bindgen(js_name = uniqueKey)]
+    pub fn unique_key() -> String;
 }
 
 /// The reference server's URL, compiled in by `make test`.

@@ -1,0 +1,314 @@
+//! The fault mode (`--faults`, off by default): routes that misbehave on
+//! purpose, so the client's tests meet real network failures over a real
+//! socket. A client whose base URL is `{server}/faults/{scenario}/{key}`
+//! gets the scenario on both operations; `GET .../attempts` says how many
+//! requests that scenario and key received (keys keep tests apart), so tests
+//! can assert exact retry counts.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
+
+use axum::body::{Body, Bytes};
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use futures_util::stream;
+use serde_json::{json, Value};
+
+use crate::params::RawParams;
+
+/// Requests received per `scenario/key`.
+type Attempts = Arc<Mutex<HashMap<String, u64>>>;
+
+/// The scenarios, for `GET /faults` and the README.
+pub const SCENARIOS: [&str; 25] = [
+    "ok",
+    "html-500",
+    "envelope-400",
+    "envelope-404",
+    "not-json",
+    "empty",
+    "truncated",
+    "stalled",
+    "not-envelope",
+    "status-string",
+    "status-403",
+    "total-string",
+    "total-float",
+    "total-negative",
+    "total-2p53",
+    "total-null",
+    "result-null",
+    "slow",
+    "dropped",
+    "retry-after-seconds",
+    "retry-after-date",
+    "busy",
+    "big",
+    "echo",
+    "echo-auth-401",
+];
+
+/// The routes under `/faults`.
+pub fn router() -> Router {
+    let attempts: Attempts = Arc::default();
+    Router::new()
+        .route(
+            "/",
+            get(|| async {
+                raw(
+                    200,
+                    "application/json",
+                    &json!({ "scenarios": SCENARIOS }).to_string(),
+                )
+            }),
+        )
+        .route("/{scenario}/{key}/api/users/count", post(answer))
+        .route("/{scenario}/{key}/api/users", post(answer))
+        .route("/{scenario}/{key}/attempts", get(attempts_of))
+        .with_state(attempts)
+}
+
+async fn attempts_of(
+    State(attempts): State<Attempts>,
+    Path((scenario, key)): Path<(String, String)>,
+) -> Response {
+    let n = lock(&attempts).get(&format!("{scenario}/{key}")).copied();
+    raw(
+        200,
+        "application/json",
+        &json!({ "attempts": n.unwrap_or(0) }).to_string(),
+    )
+}
+
+fn lock(attempts: &Attempts) -> std::sync::MutexGuard<'_, HashMap<String, u64>> {
+    // A poisoned lock only means a panicking request; the counts are fine.
+    attempts
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+async fn answer(
+    State(attempts): State<Attempts>,
+    Path((scenario, key)): Path<(String, String)>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let attempt = {
+        let mut counts = lock(&attempts);
+        let n = counts.entry(format!("{scenario}/{key}")).or_insert(0);
+        *n += 1;
+        *n
+    };
+    match scenario.as_str() {
+        "ok" => raw(
+            200,
+            "application/json",
+            r#"{"status":200,"result":{"totalUsers":7}}"#,
+        ),
+        "html-500" => raw(
+            500,
+            "text/html",
+            "<!doctype html><h1>500 Internal Server Error</h1>",
+        ),
+        "envelope-400" => raw(
+            400,
+            "application/json",
+            r#"{"status":400,"result":{"error":"bad request"}}"#,
+        ),
+        "envelope-404" => raw(
+            404,
+            "application/json",
+            r#"{"status":404,"result":{"error":"not found"}}"#,
+        ),
+        "not-json" => raw(200, "application/json", "this is not JSON"),
+        "empty" => raw(200, "application/json", ""),
+        "truncated" => cut_body(true),
+        "stalled" => cut_body(false),
+        "not-envelope" => raw(200, "application/json", "[1,2,3]"),
+        "status-string" => raw(
+            200,
+            "application/json",
+            r#"{"status":"200","result":{"totalUsers":7}}"#,
+        ),
+        "status-403" => raw(
+            200,
+            "application/json",
+            r#"{"status":403,"result":{"error":"forbidden"}}"#,
+        ),
+        "total-string" => total(r#""7""#),
+        "total-float" => total("1.5"),
+        "total-negative" => total("-1"),
+        "total-2p53" => total("9007199254740992"),
+        "total-null" => total("null"),
+        "result-null" => raw(200, "application/json", r#"{"status":200,"result":null}"#),
+        "slow" => {
+            let ms = query
+                .as_deref()
+                .and_then(|q| q.strip_prefix("ms="))
+                .and_then(|ms| ms.parse().ok())
+                .unwrap_or(2_000u64)
+                .min(30_000);
+            tokio::time::sleep(Duration::from_millis(ms)).await;
+            raw(
+                200,
+                "application/json",
+                r#"{"status":200,"result":{"totalUsers":7}}"#,
+            )
+        }
+        "dropped" => dropped(),
+        "retry-after-seconds" if attempt == 1 => retry_after(503, "1".to_owned()),
+        "retry-after-date" if attempt == 1 => retry_after(429, http_date_in(2)),
+        "retry-after-seconds" | "retry-after-date" => raw(
+            200,
+            "application/json",
+            r#"{"status":200,"result":{"totalUsers":7}}"#,
+        ),
+        "busy" => retry_after(503, "0".to_owned()),
+        "big" => raw(200, "text/plain", &"x".repeat(10 * 1024 * 1024)),
+        "echo" => echo(query.as_deref(), &headers, &body),
+        "echo-auth-401" => {
+            let auth = headers
+                .get(header::AUTHORIZATION)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("");
+            let body =
+                json!({ "status": 401, "result": { "error": format!("bad credentials: {auth}") } });
+            raw(401, "application/json", &body.to_string())
+        }
+        _ => raw(
+            404,
+            "application/json",
+            r#"{"status":404,"result":{"error":"unknown fault scenario"}}"#,
+        ),
+    }
+}
+
+fn raw(status: u16, content_type: &'static str, body: &str) -> Response {
+    let status = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let mut response = (status, body.to_owned()).into_response();
+    response
+        .headers_mut()
+        .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    response
+}
+
+fn total(value: &str) -> Response {
+    let body = format!(r#"{{"status":200,"result":{{"totalUsers":{value}}}}}"#);
+    raw(200, "application/json", &body)
+}
+
+fn retry_after(status: u16, value: String) -> Response {
+    let mut response = raw(
+        status,
+        "application/json",
+        r#"{"status":503,"result":{"error":"busy"}}"#,
+    );
+    if let Ok(value) = HeaderValue::from_str(&value) {
+        response.headers_mut().insert(header::RETRY_AFTER, value);
+    }
+    response
+}
+
+/// Promises 100 bytes, sends 14, then closes the connection (`truncated`)
+/// or never sends the rest (`stalled`).
+fn cut_body(close: bool) -> Response {
+    let start = stream::iter([Ok::<_, std::io::Error>(Bytes::from_static(
+        b"{\"status\":200,",
+    ))]);
+    let body = if close {
+        // The pause lets the headers and the first bytes go out first.
+        let end = stream::once(async {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            Err(std::io::Error::other("truncated on purpose"))
+        });
+        Body::from_stream(futures_util::StreamExt::chain(start, end))
+    } else {
+        Body::from_stream(futures_util::StreamExt::chain(start, stream::pending()))
+    };
+    let mut response = (StatusCode::OK, body).into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    headers.insert(header::CONTENT_LENGTH, HeaderValue::from_static("100"));
+    response
+}
+
+/// The connection closes without an answer: the body fails before hyper has
+/// written anything, so not even the status line goes out.
+fn dropped() -> Response {
+    let body = Body::from_stream(stream::iter([Err::<Bytes, _>(std::io::Error::other(
+        "dropped on purpose",
+    ))]));
+    let mut response = (StatusCode::OK, body).into_response();
+    response
+        .headers_mut()
+        .insert(header::CONTENT_LENGTH, HeaderValue::from_static("42"));
+    response
+}
+
+/// 200 with what the server decoded: the params (JSON body, query string or
+/// form, merged as the real routes merge them) and the headers that are not
+/// credentials.
+fn echo(query: Option<&str>, headers: &HeaderMap, body: &[u8]) -> Response {
+    let content_type = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok());
+    let mut params = RawParams::from_query(query);
+    if let Err(error) = params.merge_body(content_type, body) {
+        return error.into_response();
+    }
+    let shown: serde_json::Map<String, Value> = headers
+        .iter()
+        .filter(|(name, _)| name != &header::AUTHORIZATION && name != &header::COOKIE)
+        .map(|(name, value)| {
+            let value = String::from_utf8_lossy(value.as_bytes()).into_owned();
+            (name.as_str().to_owned(), Value::String(value))
+        })
+        .collect();
+    let result = json!({ "totalUsers": 0, "params": params.to_json(), "headers": shown });
+    raw(
+        200,
+        "application/json",
+        &json!({ "status": 200, "result": result }).to_string(),
+    )
+}
+
+/// An IMF-fixdate `seconds` from now.
+fn http_date_in(seconds: u64) -> String {
+    const DAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    let now = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+        + seconds;
+    let (days, rest) = ((now / 86_400) as i64, now % 86_400);
+    // civil_from_days (https://howardhinnant.github.io/date_algorithms.html).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{}, {:02} {} {} {:02}:{:02}:{:02} GMT",
+        DAYS[(days.rem_euclid(7)) as usize],
+        day,
+        MONTHS[(month - 1) as usize],
+        year,
+        rest / 3_600,
+        rest % 3_600 / 60,
+        rest % 60
+    )
+}

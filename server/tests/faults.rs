@@ -1,0 +1,84 @@
+//! The fault mode (`--faults`): off by default, and each scenario answers
+//! as documented, counting its attempts per key.
+
+mod common;
+
+use common::Server;
+
+#[test]
+fn fault_routes_are_off_by_default() {
+    let server = Server::start();
+    server
+        .post_json("/faults/ok/k/api/users/count", "{}")
+        .assert_error(404, "no route");
+}
+
+#[test]
+fn scenarios_answer_as_documented_and_count_attempts() {
+    let server = Server::start_with(&["--faults"]);
+    let ok = server.post_json("/faults/ok/a/api/users/count", "{}");
+    assert_eq!(
+        (ok.status, ok.json()["result"]["totalUsers"].as_u64()),
+        (200, Some(7))
+    );
+    server.post_json("/faults/ok/a/api/users", "{}");
+    let attempts = server.request("GET", "/faults/ok/a/attempts", &[], b"");
+    assert_eq!(attempts.json()["attempts"], 2);
+    let other_key = server.request("GET", "/faults/ok/b/attempts", &[], b"");
+    assert_eq!(other_key.json()["attempts"], 0);
+
+    let html = server.post_json("/faults/html-500/a/api/users/count", "{}");
+    assert_eq!(html.status, 500);
+    assert_eq!(html.header("content-type"), Some("text/html"));
+    assert_eq!(
+        server
+            .post_json("/faults/status-403/a/api/users", "{}")
+            .json()["status"],
+        403
+    );
+    assert_eq!(
+        server
+            .post_json("/faults/total-2p53/a/api/users/count", "{}")
+            .json()["result"]["totalUsers"],
+        9007199254740992u64
+    );
+
+    let busy = server.post_json("/faults/busy/a/api/users/count", "{}");
+    assert_eq!((busy.status, busy.header("retry-after")), (503, Some("0")));
+    let first = server.post_json("/faults/retry-after-date/a/api/users/count", "{}");
+    assert_eq!(first.status, 429);
+    assert!(first
+        .header("retry-after")
+        .is_some_and(|d| d.ends_with(" GMT")));
+    assert_eq!(
+        server
+            .post_json("/faults/retry-after-date/a/api/users/count", "{}")
+            .status,
+        200
+    );
+
+    let big = server.post_json("/faults/big/a/api/users/count", "{}");
+    assert_eq!(big.body.len(), 10 * 1024 * 1024);
+}
+
+#[test]
+fn echo_shows_what_the_server_decoded_but_no_credentials() {
+    let server = Server::start_with(&["--faults"]);
+    let echoed = server.request(
+        "POST",
+        "/faults/echo/a/api/users?page=2",
+        &[
+            ("Content-Type", "application/x-www-form-urlencoded"),
+            ("Authorization", "Bearer secret-token"),
+            ("X-Request-Id", "r-1"),
+        ],
+        b"query=a%26b%3Dc%23d%2Be%25f+g&active=false",
+    );
+    let result = &echoed.json()["result"];
+    assert_eq!(result["params"]["query"], "a&b=c#d+e%f g");
+    assert_eq!(result["params"]["active"], "false");
+    assert_eq!(result["params"]["page"], "2");
+    assert_eq!(result["headers"]["x-request-id"], "r-1");
+    assert!(result["headers"].get("authorization").is_none());
+    assert!(!String::from_utf8_lossy(&echoed.body).contains("secret-token"));
+}
