@@ -12,7 +12,9 @@
 //! call, so `unwrap`, `expect`, `panic!` and indexing are denied outside
 //! tests, and every JS exception becomes a `UsersApiError`.
 
-#![no_std]
+// No std in the shipped wasm (see runtime.rs); native builds and the wasm
+// test builds (the `std` feature) keep it.
+#![cfg_attr(all(target_arch = "wasm32", not(feature = "std")), no_std)]
 #![deny(missing_docs)]
 #![cfg_attr(
     not(test),
@@ -28,8 +30,6 @@
 )]
 
 extern crate alloc;
-#[cfg(any(test, feature = "std"))]
-extern crate std;
 
 #[cfg(all(target_arch = "wasm32", not(feature = "std")))]
 mod runtime;
