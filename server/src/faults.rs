@@ -290,20 +290,11 @@ fn http_date_in(seconds: u64) -> String {
         .duration_since(SystemTime::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs())
         + seconds;
-    let (days, rest) = ((now / 86_400) as i64, now % 86_400);
-    // civil_from_days (https://howardhinnant.github.io/date_algorithms.html).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
+    let (days, rest) = (now / 86_400, now % 86_400);
+    let (year, month, day) = crate::seed::civil_from_days(days);
     format!(
         "{}, {:02} {} {} {:02}:{:02}:{:02} GMT",
-        DAYS[(days.rem_euclid(7)) as usize],
+        DAYS[(days % 7) as usize],
         day,
         MONTHS[(month - 1) as usize],
         year,

@@ -196,7 +196,7 @@ pub fn rfc3339(unix: u64) -> String {
 }
 
 /// Howard Hinnant's days-to-civil algorithm, restricted to dates after 1970.
-fn civil_from_days(days: u64) -> (u64, u64, u64) {
+pub fn civil_from_days(days: u64) -> (u64, u64, u64) {
     let z = days + 719_468;
     let era = z / 146_097;
     let doe = z - era * 146_097;
