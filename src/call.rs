@@ -155,8 +155,10 @@ fn redact(mut error: Error, secrets: &[String]) -> Error {
             .ok()
             .and_then(|s| s.dyn_into::<JsString>().ok())
             .unwrap_or_else(|| JsString::from(""));
-        if js::redact(&shown, secrets).is_some() || js::redact(&stack, secrets).is_some() {
-            let clean = js::redact(&shown, secrets).unwrap_or(shown);
+        let clean_shown = js::redact(&shown, secrets);
+        if clean_shown.is_some() || js::redact(&stack, secrets).is_some() {
+            // A fresh Error: its stack quotes only the cleaned message.
+            let clean = clean_shown.unwrap_or(shown);
             error.cause = Some(js_sys::Error::new(&String::from(&clean)).into());
         }
     }
