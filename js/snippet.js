@@ -1,7 +1,12 @@
-// The few things the client needs that Rust cannot express through
-// wasm-bindgen: a real `Error` subclass, and small promise helpers that
-// avoid a Rust closure (and its bookkeeping) per call. wasm-bindgen copies
-// this file into the package as a snippet; see src/js.rs for the bindings.
+// The JS half of the client. Rust (src/) checks everything, builds each
+// request and judges each answer, synchronously; this file does only what
+// has to wait: `fetch`, the body, the header provider, the timeout, the
+// caller's signal and the pause before a retry. So the `.wasm` needs no
+// async runtime (wasm-bindgen-futures and an async state machine cost about
+// 24 KB), and a call crosses into wasm three times.
+//
+// wasm-bindgen copies this file into the package as a snippet; see
+// src/js.rs for the bindings and src/call.rs for the Rust side of a call.
 
 /** Every failure of the client. See the README for the kinds. */
 export class UsersApiError extends Error {
@@ -70,36 +75,147 @@ export function isAbortSignal(v) {
     && typeof v.addEventListener === "function" && typeof v.removeEventListener === "function";
 }
 
-const TIMED_OUT = {};
-const ABORTED = {};
+// What `Call.fail` is told went wrong; the numbers are `call::Failed` in Rust.
+const PROVIDER_THREW = 0, PROVIDER_REJECTED = 1, ABORTED = 2, TIMED_OUT = 3,
+  FETCH_FAILED = 4, BODY_FAILED = 5, NOT_A_RESPONSE = 6, SIGNAL_FAILED = 7;
 
-/** 1 for a `Clock`'s result, 2 for an `AbortWatch`'s, 0 for anything else. */
-export function tagOf(v) {
-  return v === TIMED_OUT ? 1 : v === ABORTED ? 2 : 0;
+/** What a race resolves with when the signal or the clock wins. */
+const ABORT = { failed: ABORTED }, TIMEOUT = { failed: TIMED_OUT };
+
+/**
+ * Runs one call: `call` is the Rust `Call`, checked and ready; `signal` the
+ * caller's (not aborted), `provider` the client's header function, `fetchFn`
+ * the client's `fetch`, `timeoutMs` per attempt (undefined: none).
+ * Resolves with the envelope or rejects with the `UsersApiError` Rust made.
+ */
+export async function drive(call, signal, provider, fetchFn, timeoutMs) {
+  let stop, onAbort, listening = false;
+  try {
+    if (signal) {
+      stop = new Promise((resolve) => { onAbort = () => resolve(ABORT); });
+      try {
+        signal.addEventListener("abort", onAbort);
+        listening = true;
+      } catch (e) {
+        call.fail(SIGNAL_FAILED, e);
+      }
+    }
+    let given;
+    if (provider) {
+      let code = PROVIDER_THREW;
+      try {
+        given = provider();
+        code = PROVIDER_REJECTED;
+        given = await (stop ? Promise.race([given, stop]) : given);
+      } catch (e) {
+        call.fail(code, e); // throws the error to reject with
+      }
+      if (given === ABORT) call.fail(ABORTED);
+    }
+    const [url, init] = call.prepare(given);
+    for (;;) {
+      const outcome = await attempt(url, init, fetchFn, timeoutMs, stop);
+      // `settle` returns the envelope, or the wait before the next attempt,
+      // or throws the error to reject with.
+      const next = outcome.failed === undefined
+        ? call.settle(outcome.status, outcome.text, outcome.retryAfter)
+        : call.fail(outcome.failed, outcome.cause);
+      if (typeof next !== "number") return next;
+      let timer;
+      const pause = new Promise((resolve) => { timer = setTimeout(resolve, next); });
+      const woke = await (stop ? Promise.race([pause, stop]) : pause);
+      clearTimeout(timer);
+      if (woke === ABORT) call.fail(ABORTED);
+    }
+  } finally {
+    try {
+      if (listening) signal.removeEventListener("abort", onAbort);
+    } catch {}
+    call.free();
+  }
 }
 
-/** A promise that resolves to TIMED_OUT after `ms`, until cancelled. */
-export class Clock {
-  constructor(ms) {
-    this.promise = new Promise((resolve) => {
-      this.id = setTimeout(() => resolve(TIMED_OUT), ms);
-    });
-  }
-  cancel() {
-    clearTimeout(this.id);
+/** One attempt: `fetch` and the whole body, within one deadline. Never
+ *  throws: a failure is `{ failed, cause }` for `Call.fail`. */
+async function attempt(url, init, fetchFn, timeoutMs, stop) {
+  const controller = new AbortController();
+  init.signal = controller.signal;
+  const clock = timeoutMs === undefined ? undefined : deadline(timeoutMs);
+  const contenders = clock ? (stop ? [, stop, clock.promise] : [, clock.promise]) : stop && [, stop];
+  const race = (work) => {
+    if (!contenders) return work;
+    contenders[0] = work;
+    return Promise.race(contenders);
+  };
+  let failed = FETCH_FAILED;
+  try {
+    // The global `fetch` is looked up here, so its absence is a `network` error.
+    const response = await race(fetchFn ? fetchFn(url, init) : fetch(url, init));
+    if (response === ABORT || response === TIMEOUT) return response;
+    if (response === null || typeof response !== "object" || typeof response.text !== "function") {
+      return { failed: NOT_A_RESPONSE };
+    }
+    failed = BODY_FAILED;
+    const status = response.status;
+    let retryAfter = null;
+    if (status >= 408) {
+      try { retryAfter = response.headers.get("retry-after"); } catch {}
+    }
+    const text = await race(response.text());
+    if (text === ABORT || text === TIMEOUT) return text;
+    return { status, text, retryAfter };
+  } catch (cause) {
+    return { failed, cause };
+  } finally {
+    if (clock) clock.cancel();
+    // Cancels the request or the body still in flight, if any (a no-op
+    // once the body is read).
+    controller.abort();
   }
 }
 
-/** A promise that resolves to ABORTED when `signal` aborts, until detached. */
-export class AbortWatch {
-  constructor(signal) {
-    this.signal = signal;
-    this.promise = new Promise((resolve) => {
-      this.listener = () => resolve(ABORTED);
-    });
-    signal.addEventListener("abort", this.listener);
+// One timer for every call's deadline, rather than a timer per attempt:
+// most attempts end long before their deadline, and starting and clearing a
+// timer per call is a measurable part of a call's cost (bench/). The timer
+// is armed for the earliest pending deadline and stopped when none is left,
+// so it never keeps a process alive on its own.
+const pending = new Set();
+let armedAt = Infinity, timer;
+
+function deadline(ms) {
+  const entry = { at: Date.now() + ms, promise: undefined, fire: undefined };
+  entry.promise = new Promise((resolve) => { entry.fire = resolve; });
+  entry.cancel = () => {
+    pending.delete(entry);
+    if (pending.size === 0) disarm();
+  };
+  pending.add(entry);
+  if (entry.at < armedAt) arm(entry.at);
+  return entry;
+}
+
+function arm(at) {
+  clearTimeout(timer);
+  armedAt = at;
+  timer = setTimeout(tick, Math.max(0, at - Date.now()));
+}
+
+function disarm() {
+  clearTimeout(timer);
+  armedAt = Infinity;
+}
+
+function tick() {
+  armedAt = Infinity;
+  const now = Date.now();
+  let next = Infinity;
+  for (const entry of pending) {
+    if (entry.at <= now) {
+      pending.delete(entry);
+      entry.fire(TIMEOUT);
+    } else if (entry.at < next) {
+      next = entry.at;
+    }
   }
-  detach() {
-    this.signal.removeEventListener("abort", this.listener);
-  }
+  if (next !== Infinity) arm(next);
 }

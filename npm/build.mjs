@@ -32,8 +32,8 @@ for (const target of ["web", "node"]) {
 // itself is "type": "module").
 const nodeSnippet = join(pkg, "node", snippet("node"));
 let source = readFileSync(nodeSnippet, "utf8");
-const names = [...source.matchAll(/^export (?:class|function) (\w+)/gm)].map((m) => m[1]);
-source = source.replace(/^export (class|function) /gm, "$1 ");
+const names = [...source.matchAll(/^export (?:class|function|async function) (\w+)/gm)].map((m) => m[1]);
+source = source.replace(/^export (class|function|async function) /gm, "$1 ");
 if (/^export /m.test(source)) throw new Error("snippet.js has an export form build.mjs cannot convert");
 writeFileSync(nodeSnippet, `"use strict";\n${source}\nmodule.exports = { ${names.join(", ")} };\n`);
 writeFileSync(join(pkg, "node", "package.json"), JSON.stringify({ type: "commonjs" }) + "\n");

@@ -1,61 +1,230 @@
-//! One call, end to end: check the params, resolve the headers, build the
-//! request once (`request.rs`), then attempt it with timeout, abort and
-//! retries (`attempt.rs`, `stop.rs`), and cut credentials out of the error.
+//! One call, from Rust's side. [`Call::start`] checks the call's options and
+//! params at once; `js/snippet.js` then drives the call and comes back here
+//! for everything that is a decision: [`Call::prepare`] resolves the headers
+//! and builds the request, [`Call::settle`] judges an answer,
+//! [`Call::fail`] a failure, and both say whether to retry and after how
+//! long. Errors leave with credentials cut out of them.
+//!
+//! Why the split: awaiting in Rust needs wasm-bindgen-futures and compiles
+//! to a state machine, together about 24 KB of the `.wasm`; the waiting
+//! itself is a few lines of JS.
 
 use crate::prelude::*;
-use js_sys::{JsString, Promise};
-use wasm_bindgen::{JsCast, JsValue};
+use alloc::rc::Rc;
+use js_sys::{Array, JsString};
+use wasm_bindgen::prelude::*;
 
-use crate::attempt::attempt;
-use crate::config::{read_headers, CallOptions, Config, HeaderList, HeaderSource};
-use crate::error::Error;
-use crate::js::{self, Clock};
+use crate::answer::{network_error, Answer};
+use crate::config::{read_headers, CallOptions, Config, HeaderSource};
+use crate::error::{Error, Kind};
+use crate::js::{self, SignalLike};
 use crate::options::{merge_headers, ParamsIn};
 use crate::params::{check_param, check_params_value, Operation, Outgoing};
 use crate::request::Request;
 use crate::retry;
 use crate::secrets;
-use crate::stop::{Raced, Stop};
 use crate::text::Text;
 
-/// Runs one call and settles as the contract says.
-pub async fn run(
-    config: &Config,
-    call: CallOptions,
+/// A call in progress. Internal: the package's entries do not export it.
+#[doc(hidden)]
+#[wasm_bindgen]
+pub struct Call {
+    config: Rc<Config>,
     operation: Operation,
-    params: &JsValue,
-) -> Result<JsValue, Error> {
-    let plan = plan_params(operation, config.params_in, params)?;
-    let stop = Stop::new(call.signal.as_ref())?;
-    let headers = stop
-        .finish(resolve_headers(config, &call.headers, &stop))
-        .await?;
-    let secrets = secrets::secrets(headers.iter().map(|(n, v)| (n.as_str(), v.as_str())));
-    let request = Request::build(config, operation, &plan, &headers)?;
-    let timeout_ms = call.timeout_ms.unwrap_or(config.timeout_ms);
-    let mut retry = 0;
-    loop {
-        let failure = match attempt(config, &request, operation, timeout_ms, &stop).await {
-            Ok(envelope) => return Ok(envelope),
-            Err(failure) => failure,
-        };
-        if retry >= config.retries
-            || !retry::is_retryable(failure.error.kind, failure.error.http_status)
-        {
-            return Err(stop.finish_error(redact(failure.error, &secrets)));
+    signal: Option<SignalLike>,
+    call_headers: Vec<(String, String)>,
+    plan: Vec<(String, JsValue)>,
+    timeout_ms: Option<f64>,
+    url: String,
+    secrets: Vec<String>,
+    retries_done: u32,
+}
+
+/// What went wrong while the JS side waited (`js/snippet.js` names them).
+mod failed {
+    pub const PROVIDER_THREW: u8 = 0;
+    pub const PROVIDER_REJECTED: u8 = 1;
+    // 2: the caller's signal aborted (any code not listed here).
+    pub const TIMED_OUT: u8 = 3;
+    pub const FETCH_FAILED: u8 = 4;
+    pub const BODY_FAILED: u8 = 5;
+    pub const NOT_A_RESPONSE: u8 = 6;
+    pub const SIGNAL_FAILED: u8 = 7;
+}
+
+impl Call {
+    /// Checks a call and hands it to the JS driver: the promise the caller
+    /// gets. A call that fails its checks rejects without sending anything.
+    pub fn start(
+        config: &Rc<Config>,
+        call_options: Result<CallOptions, Error>,
+        operation: Operation,
+        params: &JsValue,
+    ) -> js_sys::Promise {
+        match Call::new(config, call_options, operation, params) {
+            Ok(call) => {
+                let signal: Option<JsValue> = call.signal.as_ref().map(|s| JsValue::clone(s));
+                let provider = match &config.headers {
+                    HeaderSource::Provider(f) => JsValue::from(f),
+                    HeaderSource::Fixed(_) => JsValue::UNDEFINED,
+                };
+                let fetch = config.fetch.clone().map(JsValue::from);
+                let undefined = JsValue::UNDEFINED;
+                let timeout = call.timeout_ms.map_or(undefined.clone(), JsValue::from);
+                js::drive(
+                    call,
+                    signal.as_ref().unwrap_or(&undefined),
+                    &provider,
+                    fetch.as_ref().unwrap_or(&undefined),
+                    timeout,
+                )
+            }
+            Err(error) => js_sys::Promise::reject(&error.into()),
         }
-        retry += 1;
-        let wait = retry::delay_ms(
-            retry,
+    }
+
+    fn new(
+        config: &Rc<Config>,
+        call_options: Result<CallOptions, Error>,
+        operation: Operation,
+        params: &JsValue,
+    ) -> Result<Call, Error> {
+        let options = call_options?;
+        let call = Call {
+            config: Rc::clone(config),
+            operation,
+            plan: plan_params(operation, config.params_in, params)?,
+            signal: options.signal.map(JsCast::unchecked_into),
+            call_headers: options.headers,
+            // A call's own timeoutMs wins over the client's.
+            timeout_ms: options.timeout_ms.unwrap_or(config.timeout_ms),
+            url: String::new(),
+            secrets: Vec::new(),
+            retries_done: 0,
+        };
+        if call.is_aborted() {
+            return Err(call.aborted_error());
+        }
+        Ok(call)
+    }
+
+    fn is_aborted(&self) -> bool {
+        self.signal
+            .as_ref()
+            .is_some_and(|signal| signal.aborted().unwrap_or(false))
+    }
+
+    /// The `aborted` error, carrying the signal's reason.
+    fn aborted_error(&self) -> Error {
+        let error = Error::new(Kind::Aborted, "the call was aborted by its signal");
+        match &self.signal {
+            Some(signal) => error.with_cause(signal.reason()),
+            None => error,
+        }
+    }
+
+    /// The end of a failed attempt: the wait before the next one, or the
+    /// error to reject with (an abort meanwhile wins over the failure).
+    fn conclude(&mut self, error: Error, retry_after: Option<String>) -> Result<f64, JsValue> {
+        if self.is_aborted() {
+            return Err(self.aborted_error().into());
+        }
+        if self.retries_done >= self.config.retries
+            || !retry::is_retryable(error.kind, error.http_status)
+        {
+            return Err(redact(error, &self.secrets).into());
+        }
+        self.retries_done += 1;
+        Ok(retry::delay_ms(
+            self.retries_done,
             js::random(),
-            failure.retry_after.as_deref(),
+            retry_after.as_deref(),
             js::now(),
-        );
-        let clock = Clock::new(wait);
-        let raced = stop.race(&clock.promise(), None).await;
-        clock.cancel();
-        if let Raced::Aborted = raced {
-            return Err(stop.aborted_error());
+        ))
+    }
+
+    fn timeout_error(&self) -> Error {
+        Error::new(
+            Kind::Timeout,
+            Text::new()
+                .push("no answer within timeoutMs from POST ")
+                .push(&self.url)
+                .done(),
+        )
+    }
+}
+
+#[wasm_bindgen]
+impl Call {
+    /// Resolves the headers (`given`: what the client's header function
+    /// returned, if it has one) and builds the request: `[url, init]`.
+    pub fn prepare(&mut self, given: JsValue) -> Result<Array, JsValue> {
+        if self.is_aborted() {
+            return Err(self.aborted_error().into());
+        }
+        let client = match &self.config.headers {
+            HeaderSource::Fixed(list) => list.clone(),
+            HeaderSource::Provider(_) => read_headers(&given)?,
+        };
+        let mut headers = merge_headers(&client, &self.call_headers);
+        headers = merge_headers(&headers, &[("Accept".into(), "application/json".into())]);
+        self.secrets = secrets::secrets(headers.iter().map(|(n, v)| (n.as_str(), v.as_str())));
+        let plan = core::mem::take(&mut self.plan);
+        let request = Request::build(&self.config, self.operation, &plan, &headers)
+            .map_err(|error| JsValue::from(redact(error, &self.secrets)))?;
+        self.url = request.url;
+        Ok(Array::of2(&JsValue::from_str(&self.url), &request.init))
+    }
+
+    /// Judges an answer: resolves with the envelope, or returns the wait
+    /// before the next attempt, or throws the error to reject with.
+    pub fn settle(
+        &mut self,
+        status: JsValue,
+        text: JsValue,
+        retry_after: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let answer = match Answer::new(&status, text) {
+            Some(answer) => answer,
+            None => return self.fail(failed::NOT_A_RESPONSE, JsValue::UNDEFINED),
+        };
+        let retry_after = retry_after
+            .as_string()
+            .filter(|_| retry::is_retryable_status(answer.http_status));
+        match answer.check(self.operation) {
+            Ok(envelope) => Ok(envelope),
+            Err(error) => self.conclude(error, retry_after).map(JsValue::from),
+        }
+    }
+
+    /// Judges a failure (a `failed` code): returns the wait before the next
+    /// attempt, or throws the error to reject with.
+    pub fn fail(&mut self, code: u8, cause: JsValue) -> Result<JsValue, JsValue> {
+        let provider_error =
+            |message: &str| Error::validation("headers", message).with_cause(cause.clone());
+        let error = match code {
+            failed::PROVIDER_THREW => provider_error("the headers function threw"),
+            failed::PROVIDER_REJECTED => provider_error("the headers function's promise rejected"),
+            failed::SIGNAL_FAILED => {
+                Error::validation("signal", "could not listen to the signal").with_cause(cause)
+            }
+            failed::TIMED_OUT => self.timeout_error(),
+            failed::FETCH_FAILED => network_error("fetch", &self.url, cause),
+            failed::BODY_FAILED => network_error("reading the body", &self.url, cause),
+            failed::NOT_A_RESPONSE => Error::new(
+                Kind::Network,
+                "fetch resolved with something that is not a Response",
+            ),
+            _ => self.aborted_error(), // 2
+        };
+        match error.kind {
+            Kind::Validation | Kind::Aborted => {
+                if self.is_aborted() {
+                    return Err(self.aborted_error().into());
+                }
+                Err(redact(error, &self.secrets).into())
+            }
+            _ => self.conclude(error, None).map(JsValue::from),
         }
     }
 }
@@ -93,41 +262,8 @@ fn plan_params(
     Ok(plan)
 }
 
-/// The client's headers (calling the provider once per call), then the
-/// call's over them, then `Accept` (and `Content-Type`, added later).
-async fn resolve_headers(
-    config: &Config,
-    call_headers: &[(String, String)],
-    stop: &Stop,
-) -> Result<HeaderList, Error> {
-    let client = match &config.headers {
-        HeaderSource::Fixed(list) => list.clone(),
-        HeaderSource::Provider(provider) => {
-            let provider_error = |message: &str, cause: JsValue| {
-                Error::validation("headers", message).with_cause(cause)
-            };
-            let value = provider
-                .call0(&JsValue::UNDEFINED)
-                .map_err(|cause| provider_error("the headers function threw", cause))?;
-            let value = match stop.race(&Promise::resolve(&value), None).await {
-                Raced::Value(value) => value,
-                Raced::Failed(cause) => {
-                    return Err(provider_error(
-                        "the headers function's promise rejected",
-                        cause,
-                    ))
-                }
-                Raced::Aborted | Raced::TimedOut => return Err(stop.aborted_error()),
-            };
-            read_headers(&value)?
-        }
-    };
-    let mut merged = merge_headers(&client, call_headers);
-    merged = merge_headers(&merged, &[("Accept".into(), "application/json".into())]);
-    Ok(merged)
-}
-
-/// Cuts credentials out of an error's body and cause (see `secrets.rs`).
+/// Cuts credentials out of an error's message, body and cause (see
+/// `secrets.rs`).
 fn redact(mut error: Error, secrets: &[String]) -> Error {
     if secrets.is_empty() {
         return error;

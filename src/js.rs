@@ -3,7 +3,7 @@
 //! touches a caller's value can `catch` (a JS exception unwinding through
 //! wasm would abandon Rust state mid-way).
 //!
-//! Globals are looked up when called (`fetch`, `URL`, ...), so the same
+//! Globals are looked up when called (`URL`, `JSON`, ...), so the same
 //! module works in browsers, Node >= 18, Deno and workerd, none of which need
 //! a `window`.
 
@@ -42,41 +42,19 @@ extern "C" {
     #[wasm_bindgen(js_name = isAbortSignal, catch)]
     pub fn is_abort_signal(value: &JsValue) -> Result<bool, JsValue>;
 
-    /// 1: a clock ran out; 2: a signal aborted; 0: anything else.
-    #[wasm_bindgen(js_name = tagOf)]
-    pub fn tag_of(value: &JsValue) -> u8;
-
-    /// A timer as a promise.
-    pub type Clock;
-    /// Starts a clock of `ms` milliseconds.
-    #[wasm_bindgen(constructor)]
-    pub fn new(ms: f64) -> Clock;
-    /// Resolves when the time is up.
-    #[wasm_bindgen(method, getter)]
-    pub fn promise(this: &Clock) -> Promise;
-    /// Stops the timer.
-    #[wasm_bindgen(method)]
-    pub fn cancel(this: &Clock);
-
-    /// An `abort` listener as a promise.
-    pub type AbortWatch;
-    /// Listens to `signal`.
-    #[wasm_bindgen(constructor, catch)]
-    pub fn new(signal: &JsValue) -> Result<AbortWatch, JsValue>;
-    /// Resolves when the signal aborts.
-    #[wasm_bindgen(method, getter)]
-    pub fn promise(this: &AbortWatch) -> Promise;
-    /// Removes the listener.
-    #[wasm_bindgen(method, catch)]
-    pub fn detach(this: &AbortWatch) -> Result<(), JsValue>;
+    /// Runs a checked call to the end: fetch, timeout, abort, retries
+    /// (see `js/snippet.js`). Never throws: the promise settles.
+    pub fn drive(
+        call: crate::call::Call,
+        signal: &JsValue,
+        provider: &JsValue,
+        fetch: &JsValue,
+        timeout_ms: JsValue,
+    ) -> Promise;
 }
 
 #[wasm_bindgen]
 extern "C" {
-    /// The global `fetch`, called unbound.
-    #[wasm_bindgen(js_name = fetch, catch)]
-    pub fn global_fetch(url: &str, init: &JsValue) -> Result<JsValue, JsValue>;
-
     /// `Object.keys`.
     #[wasm_bindgen(js_namespace = Object, js_name = keys, catch)]
     pub fn object_keys(value: &JsValue) -> Result<Array, JsValue>;
@@ -130,37 +108,6 @@ extern "C" {
     /// The `application/x-www-form-urlencoded` serialisation.
     #[wasm_bindgen(method, js_name = toString)]
     pub fn serialize(this: &UrlSearchParams) -> String;
-
-    /// The platform's `AbortController`.
-    pub type AbortController;
-    /// A fresh controller.
-    #[wasm_bindgen(constructor)]
-    pub fn new() -> AbortController;
-    /// Its signal, for `fetch`.
-    #[wasm_bindgen(method, getter)]
-    pub fn signal(this: &AbortController) -> JsValue;
-    /// Cancels what listens to the signal.
-    #[wasm_bindgen(method)]
-    pub fn abort(this: &AbortController);
-
-    /// Whatever `fetch` resolved with; read defensively, a custom `fetch`
-    /// may return anything.
-    pub type ResponseLike;
-    /// `response.status`.
-    #[wasm_bindgen(method, getter, catch)]
-    pub fn status(this: &ResponseLike) -> Result<JsValue, JsValue>;
-    /// `response.headers`.
-    #[wasm_bindgen(method, getter, catch)]
-    pub fn headers(this: &ResponseLike) -> Result<HeadersLike, JsValue>;
-    /// `response.text()`.
-    #[wasm_bindgen(method, catch)]
-    pub fn text(this: &ResponseLike) -> Result<JsValue, JsValue>;
-
-    /// `response.headers`.
-    pub type HeadersLike;
-    /// `headers.get(name)`.
-    #[wasm_bindgen(method, catch)]
-    pub fn get(this: &HeadersLike, name: &str) -> Result<JsValue, JsValue>;
 
     /// The caller's signal.
     pub type SignalLike;

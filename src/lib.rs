@@ -5,8 +5,8 @@
 //! `UsersClient` class (`UsersApiError` comes from `js/snippet.js`). The
 //! rules live in plain Rust modules that unit-test natively: [`params`],
 //! [`options`], [`envelope`], [`retry`], [`http_date`], [`secrets`]. The
-//! modules that talk to JS are `config`, `call`, `request`, `attempt`, `stop`
-//! and `js`.
+//! modules that talk to JS are `config`, `call`, `request`, `answer` and
+//! `js`; `js/snippet.js` does the waiting (fetch, timeouts, abort, retries).
 //!
 //! Nothing here may panic: a trap kills the wasm instance for every later
 //! call, so `unwrap`, `expect`, `panic!` and indexing are denied outside
@@ -53,17 +53,16 @@ pub mod text;
 pub mod value;
 
 #[cfg(target_arch = "wasm32")]
-mod attempt;
+mod answer;
 #[cfg(target_arch = "wasm32")]
-mod call;
+#[doc(hidden)]
+pub mod call;
 #[cfg(target_arch = "wasm32")]
 mod config;
 #[cfg(target_arch = "wasm32")]
 mod js;
 #[cfg(target_arch = "wasm32")]
 mod request;
-#[cfg(target_arch = "wasm32")]
-mod stop;
 
 #[cfg(target_arch = "wasm32")]
 pub use exports::{count_users, list_users, UsersClient};
@@ -74,9 +73,8 @@ mod exports {
 
     use js_sys::Promise;
     use wasm_bindgen::prelude::*;
-    use wasm_bindgen_futures::future_to_promise;
 
-    use crate::call;
+    use crate::call::Call;
     use crate::config::{CallOptions, Config};
     use crate::params::Operation;
 
@@ -111,11 +109,12 @@ mod exports {
         }
 
         fn call(&self, operation: Operation, params: JsValue, options: JsValue) -> Promise {
-            let config = Rc::clone(&self.config);
-            future_to_promise(async move {
-                let call_options = CallOptions::read(&options)?;
-                Ok(call::run(&config, call_options, operation, &params).await?)
-            })
+            Call::start(
+                &self.config,
+                CallOptions::read(&options),
+                operation,
+                &params,
+            )
         }
     }
 
@@ -137,9 +136,11 @@ mod exports {
         params: JsValue,
         options: JsValue,
     ) -> Promise {
-        future_to_promise(async move {
-            let (config, call_options) = Config::from_one_shot(&base_url, &options)?;
-            Ok(call::run(&config, call_options, operation, &params).await?)
-        })
+        match Config::from_one_shot(&base_url, &options) {
+            Ok((config, call_options)) => {
+                Call::start(&Rc::new(config), Ok(call_options), operation, &params)
+            }
+            Err(error) => Promise::reject(&error.into()),
+        }
     }
 }
