@@ -75,11 +75,23 @@ export function isAbortSignal(v) {
     && typeof v.addEventListener === "function" && typeof v.removeEventListener === "function";
 }
 
+export function pair(a, b) {
+  return [a, b];
+}
+
+/** The `RequestInit` of a POST. `credentials` only where given: workerd
+ *  rejects the member. */
+export function requestInit(headers, body, credentials) {
+  return credentials === undefined
+    ? { method: "POST", headers, body, signal: undefined }
+    : { method: "POST", headers, body, credentials, signal: undefined };
+}
+
 // What `Call.fail` is told went wrong; the numbers are `call::Failed` in Rust.
 const PROVIDER_THREW = 0, PROVIDER_REJECTED = 1, ABORTED = 2, TIMED_OUT = 3,
   FETCH_FAILED = 4, BODY_FAILED = 5, NOT_A_RESPONSE = 6, SIGNAL_FAILED = 7;
 
-/** What a race resolves with when the signal or the clock wins. */
+/** What a wait resolves with when the signal or the clock wins. */
 const ABORT = { failed: ABORTED }, TIMEOUT = { failed: TIMED_OUT };
 
 /**
@@ -89,15 +101,26 @@ const ABORT = { failed: ABORTED }, TIMEOUT = { failed: TIMED_OUT };
  * Resolves with the envelope or rejects with the `UsersApiError` Rust made.
  */
 export async function drive(call, signal, provider, fetchFn, timeoutMs) {
-  let stop, onAbort, listening = false;
+  // Each wait is one promise whose `resolve` is also handed to whatever can
+  // end it early (the signal here, the deadline timer): no `Promise.race`,
+  // no promise per contender. Resolving twice is a no-op.
+  let wake, aborted = false, listening = false;
+  const onAbort = () => {
+    aborted = true;
+    if (wake) wake(ABORT);
+  };
+  const wait = (start) => new Promise((resolve, reject) => {
+    wake = resolve;
+    if (aborted) resolve(ABORT);
+    else start(resolve, reject);
+  });
   try {
     if (signal) {
-      stop = new Promise((resolve) => { onAbort = () => resolve(ABORT); });
       try {
         signal.addEventListener("abort", onAbort);
         listening = true;
       } catch (e) {
-        call.fail(SIGNAL_FAILED, e);
+        call.fail(SIGNAL_FAILED, e); // throws the error to reject with
       }
     }
     let given;
@@ -106,24 +129,23 @@ export async function drive(call, signal, provider, fetchFn, timeoutMs) {
       try {
         given = provider();
         code = PROVIDER_REJECTED;
-        given = await (stop ? Promise.race([given, stop]) : given);
+        given = await wait((resolve, reject) => Promise.resolve(given).then(resolve, reject));
       } catch (e) {
-        call.fail(code, e); // throws the error to reject with
+        call.fail(code, e);
       }
       if (given === ABORT) call.fail(ABORTED);
     }
     const [url, init] = call.prepare(given);
     for (;;) {
-      const outcome = await attempt(url, init, fetchFn, timeoutMs, stop);
-      // `settle` returns the envelope, or the wait before the next attempt,
-      // or throws the error to reject with.
+      const outcome = await attempt(wait, url, init, fetchFn, timeoutMs);
+      // Returns the envelope, or the wait before the next attempt, or
+      // throws the error to reject with.
       const next = outcome.failed === undefined
         ? call.settle(outcome.status, outcome.text, outcome.retryAfter)
         : call.fail(outcome.failed, outcome.cause);
       if (typeof next !== "number") return next;
       let timer;
-      const pause = new Promise((resolve) => { timer = setTimeout(resolve, next); });
-      const woke = await (stop ? Promise.race([pause, stop]) : pause);
+      const woke = await wait((resolve) => { timer = setTimeout(resolve, next); });
       clearTimeout(timer);
       if (woke === ABORT) call.fail(ABORTED);
     }
@@ -135,62 +157,67 @@ export async function drive(call, signal, provider, fetchFn, timeoutMs) {
   }
 }
 
-/** One attempt: `fetch` and the whole body, within one deadline. Never
- *  throws: a failure is `{ failed, cause }` for `Call.fail`. */
-async function attempt(url, init, fetchFn, timeoutMs, stop) {
+/** One attempt: `fetch` and the whole body, within one deadline. Resolves
+ *  with `{ status, text, retryAfter }`, or `{ failed, cause }` for
+ *  `Call.fail`; never rejects. */
+async function attempt(wait, url, init, fetchFn, timeoutMs) {
   const controller = new AbortController();
   init.signal = controller.signal;
-  const clock = timeoutMs === undefined ? undefined : deadline(timeoutMs);
-  const contenders = clock ? (stop ? [, stop, clock.promise] : [, clock.promise]) : stop && [, stop];
-  const race = (work) => {
-    if (!contenders) return work;
-    contenders[0] = work;
-    return Promise.race(contenders);
-  };
-  let failed = FETCH_FAILED;
-  try {
-    // The global `fetch` is looked up here, so its absence is a `network` error.
-    const response = await race(fetchFn ? fetchFn(url, init) : fetch(url, init));
-    if (response === ABORT || response === TIMEOUT) return response;
-    if (response === null || typeof response !== "object" || typeof response.text !== "function") {
-      return { failed: NOT_A_RESPONSE };
+  let clock, done = false;
+  const outcome = await wait((resolve) => {
+    if (timeoutMs !== undefined) clock = deadline(timeoutMs, resolve);
+    let failed = FETCH_FAILED;
+    const fail = (cause) => resolve({ failed, cause });
+    const read = (response) => {
+      if (response === null || typeof response !== "object" || typeof response.text !== "function") {
+        return resolve({ failed: NOT_A_RESPONSE });
+      }
+      failed = BODY_FAILED;
+      const status = response.status;
+      let retryAfter = null;
+      if (status >= 408) {
+        try { retryAfter = response.headers.get("retry-after"); } catch {}
+      }
+      return Promise.resolve(response.text()).then((text) => {
+        done = true;
+        resolve({ status, text, retryAfter });
+      }, fail);
+    };
+    try {
+      // The global `fetch` is looked up here, so its absence is a `network` error.
+      Promise.resolve(fetchFn ? fetchFn(url, init) : fetch(url, init)).then(read).catch(fail);
+    } catch (cause) {
+      fail(cause);
     }
-    failed = BODY_FAILED;
-    const status = response.status;
-    let retryAfter = null;
-    if (status >= 408) {
-      try { retryAfter = response.headers.get("retry-after"); } catch {}
-    }
-    const text = await race(response.text());
-    if (text === ABORT || text === TIMEOUT) return text;
-    return { status, text, retryAfter };
-  } catch (cause) {
-    return { failed, cause };
-  } finally {
-    if (clock) clock.cancel();
-    // Cancels the request or the body still in flight, if any (a no-op
-    // once the body is read).
-    controller.abort();
-  }
+  });
+  if (clock) clock.cancel();
+  // Cancels the request or the body still in flight. Not after a whole
+  // body: there is nothing left to cancel, and `abort()` builds a
+  // DOMException (with a stack) each time, a cost per call.
+  if (!done) controller.abort();
+  return outcome;
 }
 
 // One timer for every call's deadline, rather than a timer per attempt:
 // most attempts end long before their deadline, and starting and clearing a
 // timer per call is a measurable part of a call's cost (bench/). The timer
-// is armed for the earliest pending deadline and stopped when none is left,
-// so it never keeps a process alive on its own.
+// is armed for the earliest pending deadline; when no deadline is pending it
+// is left to run out (it then finds nothing to do) but no longer holds the
+// process open, where the runtime can say so (Node's `unref`, Deno's
+// `unrefTimer`). The next call usually finds it still armed.
 const pending = new Set();
 let armedAt = Infinity, timer;
 
-function deadline(ms) {
-  const entry = { at: Date.now() + ms, promise: undefined, fire: undefined };
-  entry.promise = new Promise((resolve) => { entry.fire = resolve; });
+/** Calls `fire(TIMEOUT)` in `ms`, unless cancelled first. */
+function deadline(ms, fire) {
+  const entry = { at: Date.now() + ms, fire, cancel: undefined };
   entry.cancel = () => {
     pending.delete(entry);
-    if (pending.size === 0) disarm();
+    if (pending.size === 0) hold(false);
   };
   pending.add(entry);
   if (entry.at < armedAt) arm(entry.at);
+  else if (pending.size === 1) hold(true);
   return entry;
 }
 
@@ -200,9 +227,13 @@ function arm(at) {
   timer = setTimeout(tick, Math.max(0, at - Date.now()));
 }
 
-function disarm() {
-  clearTimeout(timer);
-  armedAt = Infinity;
+/** Whether the armed timer keeps the process alive. */
+function hold(yes) {
+  if (typeof timer === "object") {
+    if (yes) timer.ref?.(); else timer.unref?.();
+  } else if (typeof Deno === "object") {
+    if (yes) Deno.refTimer?.(timer); else Deno.unrefTimer?.(timer);
+  }
 }
 
 function tick() {

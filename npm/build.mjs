@@ -6,6 +6,7 @@
 import { readFileSync, writeFileSync, readdirSync, rmSync, copyFileSync, existsSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
+import { transformSync } from "esbuild";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const pkg = join(root, "pkg");
@@ -37,6 +38,16 @@ source = source.replace(/^export (class|function|async function) /gm, "$1 ");
 if (/^export /m.test(source)) throw new Error("snippet.js has an export form build.mjs cannot convert");
 writeFileSync(nodeSnippet, `"use strict";\n${source}\nmodule.exports = { ${names.join(", ")} };\n`);
 writeFileSync(join(pkg, "node", "package.json"), JSON.stringify({ type: "commonjs" }) + "\n");
+
+// Ship the JS minified, as bundlers would (the readable source is js/ and
+// wasm-bindgen's output): about 3 KB less gzipped for a browser, measured
+// by bench/. Names that are exported stay as they are.
+for (const target of ["web", "node"]) {
+  for (const file of [join(pkg, target, "user_management_client.js"), join(pkg, target, snippet(target))]) {
+    const { code } = transformSync(readFileSync(file, "utf8"), { minify: true, target: "es2020" });
+    writeFileSync(file, code);
+  }
+}
 
 const entries = { "browser.js": "web", "workerd.js": "web", "deno.js": "web", "node.mjs": "web", "node.cjs": "node" };
 for (const [file, target] of Object.entries(entries)) {

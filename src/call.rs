@@ -11,18 +11,17 @@
 
 use crate::prelude::*;
 use alloc::rc::Rc;
-use js_sys::{Array, JsString};
+use js_sys::JsString;
 use wasm_bindgen::prelude::*;
 
 use crate::answer::{network_error, Answer};
 use crate::config::{read_headers, CallOptions, Config, HeaderSource};
 use crate::error::{Error, Kind};
 use crate::js::{self, SignalLike};
-use crate::options::{merge_headers, ParamsIn};
+use crate::options::ParamsIn;
 use crate::params::{check_param, check_params_value, Operation, Outgoing};
-use crate::request::Request;
+use crate::request::{encode, Headers};
 use crate::retry;
-use crate::secrets;
 use crate::text::Text;
 
 /// A call in progress. Internal: the package's entries do not export it.
@@ -35,7 +34,7 @@ pub struct Call {
     call_headers: Vec<(String, String)>,
     plan: Vec<(String, JsValue)>,
     timeout_ms: Option<f64>,
-    url: String,
+    url: JsValue,
     secrets: Vec<String>,
     retries_done: u32,
 }
@@ -98,7 +97,7 @@ impl Call {
             call_headers: options.headers,
             // A call's own timeoutMs wins over the client's.
             timeout_ms: options.timeout_ms.unwrap_or(config.timeout_ms),
-            url: String::new(),
+            url: JsValue::UNDEFINED,
             secrets: Vec::new(),
             retries_done: 0,
         };
@@ -143,12 +142,16 @@ impl Call {
         ))
     }
 
+    fn url(&self) -> String {
+        self.url.as_string().unwrap_or_default()
+    }
+
     fn timeout_error(&self) -> Error {
         Error::new(
             Kind::Timeout,
             Text::new()
                 .push("no answer within timeoutMs from POST ")
-                .push(&self.url)
+                .push(&self.url())
                 .done(),
         )
     }
@@ -158,22 +161,34 @@ impl Call {
 impl Call {
     /// Resolves the headers (`given`: what the client's header function
     /// returned, if it has one) and builds the request: `[url, init]`.
-    pub fn prepare(&mut self, given: JsValue) -> Result<Array, JsValue> {
+    pub fn prepare(&mut self, given: JsValue) -> Result<JsValue, JsValue> {
         if self.is_aborted() {
             return Err(self.aborted_error().into());
         }
-        let client = match &self.config.headers {
-            HeaderSource::Fixed(list) => list.clone(),
-            HeaderSource::Provider(_) => read_headers(&given)?,
+        let config = &self.config;
+        let headers = match (&config.headers, &config.prepared) {
+            (HeaderSource::Fixed(_), Some(prepared)) if self.call_headers.is_empty() => {
+                prepared.clone()
+            }
+            (HeaderSource::Fixed(client), _) => {
+                Headers::new(client, &self.call_headers, config.params_in)
+            }
+            (HeaderSource::Provider(_), _) => {
+                Headers::new(&read_headers(&given)?, &self.call_headers, config.params_in)
+            }
         };
-        let mut headers = merge_headers(&client, &self.call_headers);
-        headers = merge_headers(&headers, &[("Accept".into(), "application/json".into())]);
-        self.secrets = secrets::secrets(headers.iter().map(|(n, v)| (n.as_str(), v.as_str())));
+        self.secrets = headers.secrets;
         let plan = core::mem::take(&mut self.plan);
-        let request = Request::build(&self.config, self.operation, &plan, &headers)
+        let (url, body) = encode(config.url(self.operation), config.params_in, &plan)
             .map_err(|error| JsValue::from(redact(error, &self.secrets)))?;
-        self.url = request.url;
-        Ok(Array::of2(&JsValue::from_str(&self.url), &request.init))
+        self.url = url;
+        let credentials = config.credentials.map(JsValue::from_str);
+        let init = js::request_init(
+            &headers.list,
+            &body,
+            credentials.as_ref().unwrap_or(&JsValue::UNDEFINED),
+        );
+        Ok(js::pair_of(&self.url, &init))
     }
 
     /// Judges an answer: resolves with the envelope, or returns the wait
@@ -209,8 +224,8 @@ impl Call {
                 Error::validation("signal", "could not listen to the signal").with_cause(cause)
             }
             failed::TIMED_OUT => self.timeout_error(),
-            failed::FETCH_FAILED => network_error("fetch", &self.url, cause),
-            failed::BODY_FAILED => network_error("reading the body", &self.url, cause),
+            failed::FETCH_FAILED => network_error("fetch", &self.url(), cause),
+            failed::BODY_FAILED => network_error("reading the body", &self.url(), cause),
             failed::NOT_A_RESPONSE => Error::new(
                 Kind::Network,
                 "fetch resolved with something that is not a Response",

@@ -9,6 +9,7 @@ use crate::error::Error;
 use crate::js::{self, Url};
 use crate::options::{self, ParamsIn, CALL_KEYS, CLIENT_KEYS, DEFAULT_TIMEOUT_MS};
 use crate::params::Operation;
+use crate::request::Headers;
 use crate::value::Value;
 
 /// Header name/value pairs, names as given; merged case-insensitively.
@@ -26,8 +27,8 @@ pub enum HeaderSource {
 /// A client's checked options.
 #[derive(Clone)]
 pub struct Config {
-    count_url: String,
-    list_url: String,
+    count_url: JsValue,
+    list_url: JsValue,
     /// `headers`.
     pub headers: HeaderSource,
     /// `paramsIn`.
@@ -40,6 +41,9 @@ pub struct Config {
     pub credentials: Option<&'static str>,
     /// `fetch`, where given; the global one otherwise.
     pub fetch: Option<Function>,
+    /// The headers of every call that adds none, built once (fixed
+    /// headers only).
+    pub prepared: Option<Headers>,
 }
 
 /// A call's checked options.
@@ -57,7 +61,7 @@ impl Config {
     /// `new UsersClient(options)`: an options object, or the base URL alone.
     pub fn from_client_options(options: &JsValue) -> Result<Config, Error> {
         if options.is_string() {
-            return Config::new(&js::value_of(options));
+            return Config::new(&js::value_of(options)).map(Config::finish);
         }
         let entries = option_entries(options)?;
         let base_url = entries
@@ -70,7 +74,7 @@ impl Config {
             options::check_option_key(key, &CLIENT_KEYS)?;
             config.set(key, value)?;
         }
-        Ok(config)
+        Ok(config.finish())
     }
 
     /// The one-shot functions: a base URL, and one object holding both
@@ -97,7 +101,7 @@ impl Config {
                 config.set(&key, &value)?;
             }
         }
-        Ok((config, call))
+        Ok((config.finish(), call))
     }
 
     /// A config with defaults for everything but the base URL.
@@ -108,15 +112,24 @@ impl Config {
         })?;
         let href = url.href();
         Ok(Config {
-            count_url: options::join(&href, Operation::Count.path()),
-            list_url: options::join(&href, Operation::List.path()),
+            count_url: JsValue::from(options::join(&href, Operation::Count.path())),
+            list_url: JsValue::from(options::join(&href, Operation::List.path())),
             headers: HeaderSource::Fixed(Vec::new()),
             params_in: ParamsIn::default(),
             timeout_ms: Some(DEFAULT_TIMEOUT_MS),
             retries: options::DEFAULT_RETRIES,
             credentials: None,
             fetch: None,
+            prepared: None,
         })
+    }
+
+    /// Builds what every call can share, once the options are all read.
+    fn finish(mut self) -> Config {
+        if let HeaderSource::Fixed(list) = &self.headers {
+            self.prepared = Some(Headers::new(list, &[], self.params_in));
+        }
+        self
     }
 
     fn set(&mut self, key: &str, value: &JsValue) -> Result<(), Error> {
@@ -145,7 +158,7 @@ impl Config {
     }
 
     /// The full URL of an operation.
-    pub fn url(&self, operation: Operation) -> &str {
+    pub fn url(&self, operation: Operation) -> &JsValue {
         match operation {
             Operation::Count => &self.count_url,
             Operation::List => &self.list_url,

@@ -42,6 +42,16 @@ extern "C" {
     #[wasm_bindgen(js_name = isAbortSignal, catch)]
     pub fn is_abort_signal(value: &JsValue) -> Result<bool, JsValue>;
 
+    /// `[a, b]` (cheaper than `Array.of`).
+    pub fn pair(a: &str, b: &str) -> JsValue;
+    /// `[a, b]`, of JS values.
+    #[wasm_bindgen(js_name = pair)]
+    pub fn pair_of(a: &JsValue, b: &JsValue) -> JsValue;
+
+    /// The `RequestInit` of a POST; `undefined` members count as absent.
+    #[wasm_bindgen(js_name = requestInit)]
+    pub fn request_init(headers: &JsValue, body: &JsValue, credentials: &JsValue) -> JsValue;
+
     /// Runs a checked call to the end: fetch, timeout, abort, retries
     /// (see `js/snippet.js`). Never throws: the promise settles.
     pub fn drive(
@@ -58,6 +68,11 @@ extern "C" {
     /// `Object.keys`.
     #[wasm_bindgen(js_namespace = Object, js_name = keys, catch)]
     pub fn object_keys(value: &JsValue) -> Result<Array, JsValue>;
+
+    /// `Reflect.set` on an object this module made: cannot throw, so no
+    /// `catch` (which costs a wrapper per call).
+    #[wasm_bindgen(js_namespace = Reflect, js_name = set)]
+    pub fn set(target: &js_sys::Object, key: &str, value: &JsValue) -> bool;
 
     /// `Reflect.get`.
     #[wasm_bindgen(js_namespace = Reflect, js_name = get, catch)]

@@ -19,6 +19,17 @@ pub enum ParamsIn {
     Form,
 }
 
+impl ParamsIn {
+    /// The `Content-Type` of the body this mode sends, if any.
+    pub fn content_type(self) -> Option<&'static str> {
+        match self {
+            ParamsIn::Body => Some("application/json"),
+            ParamsIn::Query => None,
+            ParamsIn::Form => Some("application/x-www-form-urlencoded;charset=UTF-8"),
+        }
+    }
+}
+
 /// The default `timeoutMs`: ten seconds per attempt.
 pub const DEFAULT_TIMEOUT_MS: f64 = 10_000.0;
 /// The default `retries`: two more attempts after the first.
