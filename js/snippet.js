@@ -75,6 +75,23 @@ export function isAbortSignal(v) {
     && typeof v.addEventListener === "function" && typeof v.removeEventListener === "function";
 }
 
+/** `JSON.parse`, or `undefined` (which JSON cannot produce) for what is
+ *  not JSON: no exception to cross into wasm. */
+export function parseJson(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the envelope checks read of a parsed body (a plain object):
+ *  `[status, "result" in body, result, result.totalUsers]`. */
+export function envelopeFields(body) {
+  const result = body.result;
+  return [body.status, "result" in body, result, typeCode(result) === 7 ? result.totalUsers : undefined];
+}
+
 export function pair(a, b) {
   return [a, b];
 }

@@ -3,7 +3,7 @@
 //! pure `envelope.rs`; this module reads the few fields they need from the
 //! body as the platform's `JSON.parse` made it, without copying it.
 
-use js_sys::{JsString, Reflect};
+use js_sys::JsString;
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::envelope::{check_success, EnvelopeView};
@@ -18,7 +18,8 @@ pub struct Answer {
     /// The HTTP status.
     pub http_status: u16,
     text: JsString,
-    parsed: Result<JsValue, JsValue>,
+    /// The parsed body; `None` if it is not JSON.
+    parsed: Option<JsValue>,
 }
 
 impl Answer {
@@ -30,7 +31,7 @@ impl Answer {
             _ => return None,
         };
         let text: JsString = text.dyn_into().unwrap_or_else(|_| JsString::from(""));
-        let parsed = js::json_parse(&text);
+        let parsed = Some(js::parse_json(&text)).filter(|v| !v.is_undefined());
         Some(Answer {
             http_status,
             text,
@@ -42,7 +43,7 @@ impl Answer {
     pub fn check(self, operation: Operation) -> Result<JsValue, Error> {
         let ok = (200..300).contains(&self.http_status);
         let failed = match &self.parsed {
-            Ok(body) => {
+            Some(body) => {
                 let view = envelope_view(body);
                 if ok {
                     match check_success(operation, &view) {
@@ -56,12 +57,12 @@ impl Answer {
                     }
                 }
             }
-            Err(_) if ok => Error::new(Kind::Decode, "the response body is not JSON"),
-            Err(_) => self.http_error(),
+            None if ok => Error::new(Kind::Decode, "the response body is not JSON"),
+            None => self.http_error(),
         };
         let body = match self.parsed {
-            Ok(body) => body,
-            Err(_) => js::cut_body(&self.text).into(),
+            Some(body) => body,
+            None => js::cut_body(&self.text).into(),
         };
         Err(Error {
             http_status: Some(self.http_status),
@@ -95,13 +96,8 @@ pub fn network_error(what: &str, url: &str, cause: JsValue) -> Error {
         .done();
     Error::new(Kind::Network, message).with_cause(cause)
 }
-/// Reads the few fields the envelope checks need.
+/// Reads the few fields the envelope checks need, in one crossing.
 fn envelope_view(body: &JsValue) -> EnvelopeView {
-    let field = |object: &JsValue, key: &str| {
-        js::get(object, key)
-            .map(|v| js::value_of(&v))
-            .unwrap_or(Value::Undefined)
-    };
     let kind = js::value_of(body);
     if kind != Value::Object {
         return EnvelopeView {
@@ -112,19 +108,12 @@ fn envelope_view(body: &JsValue) -> EnvelopeView {
             total_users: Value::Undefined,
         };
     }
-    let has_result = Reflect::has(body, &JsValue::from_str("result")).unwrap_or(false);
-    let result = js::get(body, "result").unwrap_or(JsValue::UNDEFINED);
-    let result_kind = js::value_of(&result);
-    let total_users = if result_kind == Value::Object {
-        field(&result, "totalUsers")
-    } else {
-        Value::Undefined
-    };
+    let fields = js::envelope_fields(body);
     EnvelopeView {
         body: kind,
-        status: field(body, "status"),
-        has_result,
-        result: result_kind,
-        total_users,
+        status: js::value_of(&fields.get(0)),
+        has_result: fields.get(1).is_truthy(),
+        result: js::value_of(&fields.get(2)),
+        total_users: js::value_of(&fields.get(3)),
     }
 }

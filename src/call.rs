@@ -32,7 +32,7 @@ pub struct Call {
     operation: Operation,
     signal: Option<SignalLike>,
     call_headers: Vec<(String, String)>,
-    plan: Vec<(String, JsValue)>,
+    plan: Vec<(JsValue, JsValue)>,
     timeout_ms: Option<f64>,
     url: JsValue,
     secrets: Vec<String>,
@@ -249,15 +249,15 @@ fn plan_params(
     operation: Operation,
     params_in: ParamsIn,
     params: &JsValue,
-) -> Result<Vec<(String, JsValue)>, Error> {
+) -> Result<Vec<(JsValue, JsValue)>, Error> {
     if !check_params_value(&js::value_of(params))? {
         return Ok(Vec::new());
     }
-    let entries = js::entries(params).map_err(|cause| {
+    let entries = js::keyed_entries(params).map_err(|cause| {
         Error::validation("params", "the params object could not be read").with_cause(cause)
     })?;
     let mut plan = Vec::with_capacity(entries.len());
-    for (key, value) in entries {
+    for (key_js, key, value) in entries {
         let outgoing = match check_param(operation, params_in, &key, &js::value_of(&value))? {
             None => continue,
             Some(Outgoing::Fixed(text)) => JsValue::from_str(text),
@@ -272,7 +272,7 @@ fn plan_params(
                     .done(),
             ));
         }
-        plan.push((key, outgoing));
+        plan.push((key_js, outgoing));
     }
     Ok(plan)
 }

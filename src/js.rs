@@ -42,6 +42,15 @@ extern "C" {
     #[wasm_bindgen(js_name = isAbortSignal, catch)]
     pub fn is_abort_signal(value: &JsValue) -> Result<bool, JsValue>;
 
+    /// `JSON.parse`, or `undefined` for what is not JSON.
+    #[wasm_bindgen(js_name = parseJson)]
+    pub fn parse_json(text: &JsValue) -> JsValue;
+
+    /// `[status, "result" in body, result, result.totalUsers]` of a parsed
+    /// object.
+    #[wasm_bindgen(js_name = envelopeFields)]
+    pub fn envelope_fields(body: &JsValue) -> Array;
+
     /// `[a, b]` (cheaper than `Array.of`).
     pub fn pair(a: &str, b: &str) -> JsValue;
     /// `[a, b]`, of JS values.
@@ -72,7 +81,7 @@ extern "C" {
     /// `Reflect.set` on an object this module made: cannot throw, so no
     /// `catch` (which costs a wrapper per call).
     #[wasm_bindgen(js_namespace = Reflect, js_name = set)]
-    pub fn set(target: &js_sys::Object, key: &str, value: &JsValue) -> bool;
+    pub fn set(target: &js_sys::Object, key: &JsValue, value: &JsValue) -> bool;
 
     /// `Reflect.get`.
     #[wasm_bindgen(js_namespace = Reflect, js_name = get, catch)]
@@ -119,7 +128,7 @@ extern "C" {
     pub fn new() -> UrlSearchParams;
     /// `append(name, value)`; the value is converted with `String()`.
     #[wasm_bindgen(method)]
-    pub fn append(this: &UrlSearchParams, name: &str, value: &JsValue);
+    pub fn append(this: &UrlSearchParams, name: &JsValue, value: &JsValue);
     /// The `application/x-www-form-urlencoded` serialisation.
     #[wasm_bindgen(method, js_name = toString)]
     pub fn serialize(this: &UrlSearchParams) -> String;
@@ -159,6 +168,19 @@ pub fn entries(object: &JsValue) -> Result<Vec<(String, JsValue)>, JsValue> {
         let key = key.as_string().unwrap_or_default();
         let value = get(object, &key)?;
         entries.push((key, value));
+    }
+    Ok(entries)
+}
+
+/// Like [`entries`], keeping each key as the JS string too (sending a
+/// Rust string back to JS decodes it again).
+pub fn keyed_entries(object: &JsValue) -> Result<Vec<(JsValue, String, JsValue)>, JsValue> {
+    let keys = object_keys(object)?;
+    let mut entries = Vec::with_capacity(keys.length() as usize);
+    for key in keys.iter() {
+        let value = js_sys::Reflect::get(object, &key)?;
+        let text = key.as_string().unwrap_or_default();
+        entries.push((key, text, value));
     }
     Ok(entries)
 }

@@ -51,7 +51,7 @@ impl Headers {
 pub fn encode(
     url: &JsValue,
     params_in: ParamsIn,
-    plan: &[(String, JsValue)],
+    plan: &[(JsValue, JsValue)],
 ) -> Result<(JsValue, JsValue), Error> {
     match params_in {
         ParamsIn::Body => {
