@@ -177,11 +177,11 @@ export async function drive(call, signal, provider, fetchFn, timeoutMs) {
 /** One attempt: `fetch` and the whole body, within one deadline. Resolves
  *  with `{ status, text, retryAfter }`, or `{ failed, cause }` for
  *  `Call.fail`; never rejects. */
-async function attempt(wait, url, init, fetchFn, timeoutMs) {
+function attempt(wait, url, init, fetchFn, timeoutMs) {
   const controller = new AbortController();
   init.signal = controller.signal;
   let clock, done = false;
-  const outcome = await wait((resolve) => {
+  return wait((resolve) => {
     if (timeoutMs !== undefined) clock = deadline(timeoutMs, resolve);
     let failed = FETCH_FAILED;
     const fail = (cause) => resolve({ failed, cause });
@@ -206,13 +206,14 @@ async function attempt(wait, url, init, fetchFn, timeoutMs) {
     } catch (cause) {
       fail(cause);
     }
+  }).then((outcome) => {
+    if (clock) clock.cancel();
+    // Cancels the request or the body still in flight. Not after a whole
+    // body: there is nothing left to cancel, and `abort()` builds a
+    // DOMException (with a stack) each time, a cost per call.
+    if (!done) controller.abort();
+    return outcome;
   });
-  if (clock) clock.cancel();
-  // Cancels the request or the body still in flight. Not after a whole
-  // body: there is nothing left to cancel, and `abort()` builds a
-  // DOMException (with a stack) each time, a cost per call.
-  if (!done) controller.abort();
-  return outcome;
 }
 
 // One timer for every call's deadline, rather than a timer per attempt:
