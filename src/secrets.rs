@@ -18,18 +18,23 @@ const MIN_SECRET_CHARS: usize = 4;
 /// ones, and any name that says token, secret, key, auth, session, cookie,
 /// password or credential (`X-Api-Key`, `X-Auth-Token`, ...).
 pub fn is_credential_header(lower_name: &str) -> bool {
-    const WORDS: [&str; 9] = [
-        "auth",
-        "token",
-        "secret",
-        "key",
-        "session",
-        "cookie",
-        "password",
-        "credential",
-        "jwt",
+    const WORDS: [&[u8]; 9] = [
+        b"auth",
+        b"token",
+        b"secret",
+        b"key",
+        b"session",
+        b"cookie",
+        b"password",
+        b"credential",
+        b"jwt",
     ];
-    WORDS.iter().any(|word| lower_name.contains(word))
+    // Byte windows rather than `str::contains`: core's substring searcher
+    // costs about 2 KB of wasm for nine short words.
+    let name = lower_name.as_bytes();
+    WORDS
+        .iter()
+        .any(|word| name.windows(word.len()).any(|w| w == *word))
 }
 
 /// The strings to cut out of error text for these headers: each credential
@@ -41,8 +46,12 @@ pub fn secrets<'a>(headers: impl Iterator<Item = (&'a str, &'a str)>) -> Vec<Str
         if !is_credential_header(&name.to_ascii_lowercase()) {
             continue;
         }
-        let value = value.trim();
-        let token = value.split_once(' ').map(|(_, token)| token.trim());
+        let value = trim_spaces(value);
+        let token = value
+            .bytes()
+            .position(|b| b == b' ')
+            .and_then(|at| value.get(at + 1..))
+            .map(trim_spaces);
         for piece in [Some(value), token].into_iter().flatten() {
             if piece.chars().count() >= MIN_SECRET_CHARS && !found.iter().any(|s| s == piece) {
                 // Longest first, so a full value goes before the token
@@ -56,6 +65,19 @@ pub fn secrets<'a>(headers: impl Iterator<Item = (&'a str, &'a str)>) -> Vec<Str
         }
     }
     found
+}
+
+/// `text` without leading and trailing spaces and tabs: what `fetch` itself
+/// strips from a header value (HTTP whitespace; CR and LF are refused
+/// earlier), so what is left is what goes on the wire.
+fn trim_spaces(text: &str) -> &str {
+    let bytes = text.as_bytes();
+    let start = bytes.iter().position(|b| !matches!(b, b' ' | b'\t'));
+    let end = bytes.iter().rposition(|b| !matches!(b, b' ' | b'\t'));
+    match (start, end) {
+        (Some(start), Some(end)) => text.get(start..=end).unwrap_or(""),
+        _ => "",
+    }
 }
 
 #[cfg(test)]
@@ -93,5 +115,18 @@ mod tests {
                 "s3cr3t-token".to_string()
             ]
         );
+    }
+
+    #[test]
+    fn values_are_taken_as_sent_without_surrounding_spaces_or_tabs() {
+        let headers = [("x-auth-token", " \tBasic  abcd1234 \t"), ("Cookie", "   ")];
+        let found = secrets(headers.into_iter());
+        assert_eq!(
+            found,
+            vec!["Basic  abcd1234".to_string(), "abcd1234".to_string()]
+        );
+        // A name that merely contains a word counts; one that does not, not.
+        assert!(is_credential_header("x-my-apikey"));
+        assert!(!is_credential_header("x-ke"));
     }
 }
