@@ -6,6 +6,8 @@
 //! A hand-written parser: a date crate would cost more than the whole client.
 
 use crate::prelude::*;
+use crate::text::{has_byte, split_byte, split_once_byte};
+
 const MONTHS: [&str; 12] = [
     "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
 ];
@@ -13,21 +15,22 @@ const MONTHS: [&str; 12] = [
 /// Milliseconds since the Unix epoch of an HTTP date, or `None` if `text`
 /// is not one.
 pub fn parse_http_date(text: &str) -> Option<f64> {
-    let text = text.trim();
-    let (weekday, rest) = text.split_once([',', ' '])?;
+    let text = text.trim_ascii();
+    let (weekday, rest) = split_once_byte(text, |b| b == b',' || b == b' ')?;
     if !weekday.bytes().all(|b| b.is_ascii_alphabetic()) || weekday.len() < 3 {
         return None;
     }
-    let words: Vec<&str> = rest.split(' ').filter(|w| !w.is_empty()).collect();
+    let words: Vec<&str> = split_byte(rest, b' ').filter(|w| !w.is_empty()).collect();
+    let comma = has_byte(text, b',');
     let (day, month, year, time) = match words.as_slice() {
         // IMF-fixdate: 06 Nov 1994 08:49:37 GMT
-        [day, month, year, time, "GMT"] if text.contains(',') => {
+        [day, month, year, time, "GMT"] if comma => {
             (number(day)?, month_index(month)?, number(year)?, *time)
         }
         // RFC 850: 06-Nov-94 08:49:37 GMT (two-digit years: RFC 9110 says a
         // year more than 50 years ahead is in the past, so 70-99 -> 19xx).
-        [date, time, "GMT"] if text.contains(',') => {
-            let mut parts = date.split('-');
+        [date, time, "GMT"] if comma => {
+            let mut parts = split_byte(date, b'-');
             let day = number(parts.next()?)?;
             let month = month_index(parts.next()?)?;
             let year = number(parts.next()?)?;
@@ -44,12 +47,12 @@ pub fn parse_http_date(text: &str) -> Option<f64> {
             (day, month, year, *time)
         }
         // asctime: Nov  6 08:49:37 1994
-        [month, day, time, year] if !text.contains(',') => {
+        [month, day, time, year] if !comma => {
             (number(day)?, month_index(month)?, number(year)?, *time)
         }
         _ => return None,
     };
-    let mut clock = time.split(':');
+    let mut clock = split_byte(time, b':');
     let hour = number(clock.next()?)?;
     let minute = number(clock.next()?)?;
     let second = number(clock.next()?)?;

@@ -4,7 +4,7 @@
 
 use crate::error::Error;
 use crate::prelude::*;
-use crate::text::Text;
+use crate::text::{has_byte, split_byte, trim_end_byte, trim_start_byte, Text};
 use crate::value::Value;
 
 /// Where params go (`paramsIn`). Default: [`ParamsIn::Body`].
@@ -167,7 +167,7 @@ pub fn check_base_url(value: &Value) -> Result<&str, Error> {
             &value.shown(),
         ));
     };
-    let authority = rest.split('/').next().unwrap_or("");
+    let authority = split_byte(rest, b'/').next().unwrap_or("");
     if authority.is_empty() {
         return Err(Error::invalid(
             "baseUrl",
@@ -175,13 +175,13 @@ pub fn check_base_url(value: &Value) -> Result<&str, Error> {
             &value.shown(),
         ));
     }
-    if authority.contains('@') {
+    if has_byte(authority, b'@') {
         return Err(Error::validation(
             "baseUrl",
             "baseUrl must not carry credentials (user:password@); send them in headers",
         ));
     }
-    if url.contains('?') || url.contains('#') {
+    if has_byte(url, b'?') || has_byte(url, b'#') {
         return Err(Error::invalid(
             "baseUrl",
             "a URL without query (?) or fragment (#)",
@@ -195,9 +195,9 @@ pub fn check_base_url(value: &Value) -> Result<&str, Error> {
 /// exactly one `/`.
 pub fn join(base_href: &str, path: &str) -> String {
     Text::new()
-        .push(base_href.trim_end_matches('/'))
+        .push(trim_end_byte(base_href, b'/'))
         .push("/")
-        .push(path.trim_start_matches('/'))
+        .push(trim_start_byte(path, b'/'))
         .done()
 }
 

@@ -51,7 +51,7 @@ pub fn backoff_ms(retry: u32, random: f64) -> f64 {
 /// [`MAX_RETRY_AFTER_MS`]; a date in the past means no wait. `None` when the
 /// value is neither.
 pub fn retry_after_ms(value: &str, now_ms: f64) -> Option<f64> {
-    let value = value.trim();
+    let value = value.trim_ascii();
     let wait = if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) {
         // Saturate rather than overflow: "99999999999999999999" is a long wait.
         value

@@ -89,15 +89,77 @@ pub fn number(n: f64) -> String {
     let mut text = Text::new().push(sign).push(&whole(int));
     if frac != 0 {
         let digits = whole(frac + 1_000_000);
-        let decimals = digits.get(1..).unwrap_or("").trim_end_matches('0');
+        let decimals = trim_end_byte(digits.get(1..).unwrap_or(""), b'0');
         text = text.push(".").push(decimals);
     }
     text.done()
 }
 
+// Byte-wise string helpers for ASCII separators. `str::split`, `trim_*` and
+// `contains` with char patterns pull core's generic pattern searchers and
+// UTF-8 decoding into the wasm (a few KB); with an ASCII byte every piece
+// still ends on a char boundary, so `get` never fails.
+
+/// The pieces of `text` between each `sep` (an ASCII byte).
+pub fn split_byte(text: &str, sep: u8) -> impl Iterator<Item = &str> {
+    let mut rest = Some(text);
+    core::iter::from_fn(move || {
+        let current = rest?;
+        match current.bytes().position(|b| b == sep) {
+            Some(at) => {
+                rest = current.get(at + 1..);
+                current.get(..at)
+            }
+            None => {
+                rest = None;
+                Some(current)
+            }
+        }
+    })
+}
+
+/// `text` split at the first byte that `is_sep` accepts (ASCII only).
+pub fn split_once_byte(text: &str, is_sep: impl Fn(u8) -> bool) -> Option<(&str, &str)> {
+    let at = text.bytes().position(is_sep)?;
+    Some((text.get(..at)?, text.get(at + 1..)?))
+}
+
+/// Whether `text` holds the ASCII byte `b`.
+pub fn has_byte(text: &str, b: u8) -> bool {
+    text.bytes().any(|x| x == b)
+}
+
+/// `text` without trailing `b`s (an ASCII byte).
+pub fn trim_end_byte(text: &str, b: u8) -> &str {
+    let end = text.bytes().rposition(|x| x != b).map_or(0, |at| at + 1);
+    text.get(..end).unwrap_or("")
+}
+
+/// `text` without leading `b`s (an ASCII byte).
+pub fn trim_start_byte(text: &str, b: u8) -> &str {
+    let start = text.bytes().position(|x| x != b).unwrap_or(text.len());
+    text.get(start..).unwrap_or("")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn byte_helpers_match_the_str_methods() {
+        for text in ["", "a", "/", "a//b/", "//x", "é/ü//", "08:49:37", "0.500"] {
+            for sep in [b'/', b':', b'0'] {
+                let ours: Vec<&str> = split_byte(text, sep).collect();
+                let std: Vec<&str> = text.split(char::from(sep)).collect();
+                assert_eq!(ours, std, "{text:?} {sep}");
+                let c = char::from(sep);
+                assert_eq!(trim_end_byte(text, sep), text.trim_end_matches(c));
+                assert_eq!(trim_start_byte(text, sep), text.trim_start_matches(c));
+                assert_eq!(has_byte(text, sep), text.contains(c));
+                assert_eq!(split_once_byte(text, |b| b == sep), text.split_once(c));
+            }
+        }
+    }
 
     #[test]
     fn writes_numbers() {
