@@ -26,8 +26,58 @@ Object.defineProperty(UsersApiError.prototype, "name", {
   configurable: true,
 });
 
-export function newUsersApiError(kind, message, param, status, httpStatus, body, cause) {
+/** A `UsersApiError`, with the call's credentials (`secrets`: the values
+ *  Rust chose, joined by "\n", which header values cannot hold) cut out of
+ *  its message, body and cause: a server can echo a token back, and a
+ *  custom `fetch` can throw an error quoting it. */
+export function newUsersApiError(kind, message, param, status, httpStatus, body, cause, secrets) {
+  if (secrets) {
+    const list = secrets.split("\n");
+    message = redact(message, list);
+    if (typeof body === "string") {
+      body = redact(body, list);
+    } else if (body !== undefined) {
+      try {
+        const json = JSON.stringify(body);
+        const clean = redact(json, list);
+        if (clean !== json) body = parseJson(clean) ?? clean;
+      } catch {}
+    }
+    if (cause !== undefined) {
+      const shown = safely(() => String(cause));
+      const clean = redact(shown, list);
+      const stack = safely(() => cause.stack);
+      if (clean !== shown || (typeof stack === "string" && redact(stack, list) !== stack)) {
+        // A fresh Error: its stack quotes only the cleaned message.
+        cause = new Error(clean);
+      }
+    }
+  }
   return new UsersApiError(kind, message, param, status, httpStatus, body, cause);
+}
+
+const REDACTED = "[REDACTED]";
+
+function redact(text, secrets) {
+  for (const secret of secrets) {
+    if (text.includes(secret)) text = text.split(secret).join(REDACTED);
+  }
+  return text;
+}
+
+function safely(read) {
+  try {
+    return read();
+  } catch {
+    return "";
+  }
+}
+
+/** The first 65,536 UTF-16 units of `text`, not splitting a surrogate pair. */
+export function cutBody(text) {
+  if (text.length <= 65536) return text;
+  const last = text.charCodeAt(65535);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? 65535 : 65536);
 }
 
 const toStringTag = Object.prototype.toString;

@@ -84,7 +84,7 @@ impl Answer {
 
 /// A `network` error whose message says what failed, where, and why, as far
 /// as the platform told (`TypeError: fetch failed (ECONNREFUSED)` in Node).
-/// The message can quote the platform's error, so `call::redact` also cleans
+/// The message can quote the platform's error, so `Error::into_js` also cleans
 /// messages.
 pub fn network_error(what: &str, url: &str, cause: JsValue) -> Error {
     let message = Text::new()

@@ -11,7 +11,6 @@
 
 use crate::prelude::*;
 use alloc::rc::Rc;
-use js_sys::JsString;
 use wasm_bindgen::prelude::*;
 
 use crate::answer::{network_error, Answer};
@@ -131,7 +130,7 @@ impl Call {
         if self.retries_done >= self.config.retries
             || !retry::is_retryable(error.kind, error.http_status)
         {
-            return Err(redact(error, &self.secrets).into());
+            return Err(error.into_js(&self.secrets));
         }
         self.retries_done += 1;
         Ok(retry::delay_ms(
@@ -180,7 +179,7 @@ impl Call {
         self.secrets = headers.secrets;
         let plan = core::mem::take(&mut self.plan);
         let (url, body) = encode(config.url(self.operation), config.params_in, &plan)
-            .map_err(|error| JsValue::from(redact(error, &self.secrets)))?;
+            .map_err(|error| error.into_js(&self.secrets))?;
         self.url = url;
         let credentials = config.credentials.map(JsValue::from_str);
         let init = js::request_init(
@@ -237,7 +236,7 @@ impl Call {
                 if self.is_aborted() {
                     return Err(self.aborted_error().into());
                 }
-                Err(redact(error, &self.secrets).into())
+                Err(error.into_js(&self.secrets))
             }
             _ => self.conclude(error, None).map(JsValue::from),
         }
@@ -275,43 +274,4 @@ fn plan_params(
         plan.push((key_js, outgoing));
     }
     Ok(plan)
-}
-
-/// Cuts credentials out of an error's message, body and cause (see
-/// `secrets.rs`).
-fn redact(mut error: Error, secrets: &[String]) -> Error {
-    if secrets.is_empty() {
-        return error;
-    }
-    if let Some(clean) = js::redact(&JsString::from(error.message.as_str()), secrets) {
-        error.message = String::from(&clean);
-    }
-    if let Some(body) = &error.body {
-        if let Some(text) = body.dyn_ref::<JsString>() {
-            if let Some(clean) = js::redact(text, secrets) {
-                error.body = Some(clean.into());
-            }
-        } else if let Ok(json) = js::json_stringify(body) {
-            if let Some(clean) = json
-                .dyn_ref::<JsString>()
-                .and_then(|t| js::redact(t, secrets))
-            {
-                error.body = Some(js::json_parse(&clean).unwrap_or(clean.into()));
-            }
-        }
-    }
-    if let Some(cause) = &error.cause {
-        let shown = js::to_js_string(cause).unwrap_or_else(|_| JsString::from(""));
-        let stack = js::get(cause, "stack")
-            .ok()
-            .and_then(|s| s.dyn_into::<JsString>().ok())
-            .unwrap_or_else(|| JsString::from(""));
-        let clean_shown = js::redact(&shown, secrets);
-        if clean_shown.is_some() || js::redact(&stack, secrets).is_some() {
-            // A fresh Error: its stack quotes only the cleaned message.
-            let clean = clean_shown.unwrap_or(shown);
-            error.cause = Some(js_sys::Error::new(&String::from(&clean)).into());
-        }
-    }
-    error
 }

@@ -108,23 +108,30 @@ impl Error {
 }
 
 #[cfg(target_arch = "wasm32")]
-impl From<Error> for JsValue {
-    fn from(error: Error) -> JsValue {
+impl Error {
+    /// The JS `UsersApiError`, with `secrets` (the call's credentials) cut
+    /// out of its message, body and cause by the snippet.
+    pub fn into_js(self, secrets: &[String]) -> JsValue {
         let undefined = JsValue::UNDEFINED;
         crate::js::new_users_api_error(
-            error.kind.as_str(),
-            &error.message,
-            &error.param.map(JsValue::from).unwrap_or(JsValue::UNDEFINED),
-            &error
-                .status
-                .map(JsValue::from)
-                .unwrap_or(JsValue::UNDEFINED),
-            &error
+            self.kind.as_str(),
+            &self.message,
+            &self.param.map(JsValue::from).unwrap_or(JsValue::UNDEFINED),
+            &self.status.map(JsValue::from).unwrap_or(JsValue::UNDEFINED),
+            &self
                 .http_status
                 .map(JsValue::from)
                 .unwrap_or(JsValue::UNDEFINED),
-            error.body.as_ref().unwrap_or(&undefined),
-            error.cause.as_ref().unwrap_or(&undefined),
+            self.body.as_ref().unwrap_or(&undefined),
+            self.cause.as_ref().unwrap_or(&undefined),
+            &secrets.join("\n"),
         )
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+impl From<Error> for JsValue {
+    fn from(error: Error) -> JsValue {
+        error.into_js(&[])
     }
 }

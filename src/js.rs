@@ -25,7 +25,13 @@ extern "C" {
         http_status: &JsValue,
         body: &JsValue,
         cause: &JsValue,
+        secrets: &str,
     ) -> JsValue;
+
+    /// The first 65,536 UTF-16 units of a body's text, not splitting a
+    /// surrogate pair.
+    #[wasm_bindgen(js_name = cutBody)]
+    pub fn cut_body(text: &JsString) -> JsString;
 
     #[wasm_bindgen(js_name = typeCode)]
     fn type_code(value: &JsValue) -> u8;
@@ -98,14 +104,6 @@ extern "C" {
     /// `JSON.stringify`, which throws on a bigint or a cycle.
     #[wasm_bindgen(js_namespace = JSON, js_name = stringify, catch)]
     pub fn json_stringify(value: &JsValue) -> Result<JsValue, JsValue>;
-
-    /// `JSON.parse`, on a JS string (no copy through Rust).
-    #[wasm_bindgen(js_namespace = JSON, js_name = parse, catch)]
-    pub fn json_parse(text: &JsString) -> Result<JsValue, JsValue>;
-
-    /// `String(value)`, which throws on a symbol or a hostile `toString`.
-    #[wasm_bindgen(js_name = String, catch)]
-    pub fn to_js_string(value: &JsValue) -> Result<JsString, JsValue>;
 
     /// The platform's `URL`.
     #[wasm_bindgen(js_name = URL)]
@@ -183,31 +181,4 @@ pub fn keyed_entries(object: &JsValue) -> Result<Vec<(JsValue, String, JsValue)>
         entries.push((key, text, value));
     }
     Ok(entries)
-}
-
-/// `text` with every secret replaced, using the platform's string functions
-/// so that a large body is not copied into Rust. `None` if it held none.
-pub fn redact(text: &JsString, secrets: &[String]) -> Option<JsString> {
-    let mut out: Option<JsString> = None;
-    for secret in secrets {
-        let current = out.as_ref().unwrap_or(text);
-        if current.includes(secret, 0) {
-            let parts = current.split(secret);
-            out = Some(parts.join(crate::secrets::REDACTED));
-        }
-    }
-    out
-}
-
-/// The first 65,536 UTF-16 units of `text`, not splitting a surrogate pair.
-pub fn cut_body(text: &JsString) -> JsString {
-    const MAX: u32 = 65_536;
-    if text.length() <= MAX {
-        return text.clone();
-    }
-    let end = match text.char_code_at(MAX - 1) as u32 {
-        0xD800..=0xDBFF => MAX - 1,
-        _ => MAX,
-    };
-    text.slice(0, end)
 }

@@ -18,7 +18,7 @@ use crate::secrets;
 pub struct Headers {
     /// `[[name, value], ...]`.
     pub list: JsValue,
-    /// What `call::redact` cuts out of errors.
+    /// What `Error::into_js` has the snippet cut out of errors.
     pub secrets: Vec<String>,
 }
 
