@@ -146,6 +146,14 @@ export function pair(a, b) {
   return [a, b];
 }
 
+export function headerList(lines) {
+  const list = [];
+  if (lines === "") return list;
+  const parts = lines.split("\n");
+  for (let i = 0; i < parts.length; i += 2) list.push([parts[i], parts[i + 1]]);
+  return list;
+}
+
 /** The `RequestInit` of a POST. `credentials` only where given: workerd
  *  rejects the member. */
 export function requestInit(headers, body, credentials) {

@@ -187,7 +187,7 @@ impl Call {
             &body,
             credentials.as_ref().unwrap_or(&JsValue::UNDEFINED),
         );
-        Ok(js::pair_of(&self.url, &init))
+        Ok(js::pair(&self.url, &init))
     }
 
     /// Judges an answer: resolves with the envelope, or returns the wait

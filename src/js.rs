@@ -58,10 +58,12 @@ extern "C" {
     pub fn envelope_fields(body: &JsValue) -> Array;
 
     /// `[a, b]` (cheaper than `Array.of`).
-    pub fn pair(a: &str, b: &str) -> JsValue;
-    /// `[a, b]`, of JS values.
-    #[wasm_bindgen(js_name = pair)]
-    pub fn pair_of(a: &JsValue, b: &JsValue) -> JsValue;
+    pub fn pair(a: &JsValue, b: &JsValue) -> JsValue;
+
+    /// `[[name, value], ...]` from `"name\nvalue\nname\nvalue"` (header
+    /// names and values cannot hold a line feed): one crossing for all.
+    #[wasm_bindgen(js_name = headerList)]
+    pub fn header_list(lines: &str) -> JsValue;
 
     /// The `RequestInit` of a POST; `undefined` members count as absent.
     #[wasm_bindgen(js_name = requestInit)]
@@ -88,10 +90,6 @@ extern "C" {
     /// `catch` (which costs a wrapper per call).
     #[wasm_bindgen(js_namespace = Reflect, js_name = set)]
     pub fn set(target: &js_sys::Object, key: &JsValue, value: &JsValue) -> bool;
-
-    /// `Reflect.get`.
-    #[wasm_bindgen(js_namespace = Reflect, js_name = get, catch)]
-    pub fn get(target: &JsValue, key: &str) -> Result<JsValue, JsValue>;
 
     /// `Date.now()`.
     #[wasm_bindgen(js_namespace = Date, js_name = now)]
@@ -160,14 +158,10 @@ pub fn value_of(value: &JsValue) -> Value {
 
 /// The own enumerable keys of an object and their values, in order.
 pub fn entries(object: &JsValue) -> Result<Vec<(String, JsValue)>, JsValue> {
-    let keys = object_keys(object)?;
-    let mut entries = Vec::with_capacity(keys.length() as usize);
-    for key in keys.iter() {
-        let key = key.as_string().unwrap_or_default();
-        let value = get(object, &key)?;
-        entries.push((key, value));
-    }
-    Ok(entries)
+    Ok(keyed_entries(object)?
+        .into_iter()
+        .map(|(_, key, value)| (key, value))
+        .collect())
 }
 
 /// Like [`entries`], keeping each key as the JS string too (sending a

@@ -4,7 +4,7 @@
 //! built once per client ([`Headers`]), since most calls add none.
 
 use crate::prelude::*;
-use js_sys::{Array, Object};
+use js_sys::Object;
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::error::Error;
@@ -36,12 +36,17 @@ impl Headers {
             fixed.push(("Content-Type".into(), content_type.into()));
         }
         let merged = merge_headers(&merge_headers(client, call), &fixed);
-        let list = Array::new();
+        let mut lines = String::new();
         for (name, value) in &merged {
-            list.push(&js::pair(name, value));
+            if !lines.is_empty() {
+                lines.push('\n');
+            }
+            lines.push_str(name);
+            lines.push('\n');
+            lines.push_str(value);
         }
         Headers {
-            list: list.into(),
+            list: js::header_list(&lines),
             secrets: secrets::secrets(merged.iter().map(|(n, v)| (n.as_str(), v.as_str()))),
         }
     }
