@@ -212,7 +212,18 @@ export async function drive(call, signal, provider, fetchFn, timeoutMs) {
     }
     const [url, init] = call.prepare(given);
     for (;;) {
-      const outcome = await attempt(wait, url, init, fetchFn, timeoutMs);
+      const controller = new AbortController();
+      init.signal = controller.signal;
+      const run = { clock: undefined, done: false };
+      const outcome = await wait((resolve) => attempt(resolve, url, init, fetchFn, timeoutMs, run));
+      clearTimeout(run.clock);
+      // Cancels the request or the body still in flight. Not after a whole
+      // body: there is nothing left to cancel, and `abort()` builds a
+      // DOMException (with a stack) each time, a cost per call.
+      if (!run.done) controller.abort();
+      // An abort that came after the body but before this line still wins:
+      // the caller's promise has not settled yet.
+      if (aborted) call.fail(ABORTED);
       // Returns the envelope, or the wait before the next attempt, or
       // throws the error to reject with.
       const next = outcome.failed === undefined
@@ -232,97 +243,38 @@ export async function drive(call, signal, provider, fetchFn, timeoutMs) {
   }
 }
 
-/** One attempt: `fetch` and the whole body, within one deadline. Resolves
- *  with `{ status, text, retryAfter }`, or `{ failed, cause }` for
- *  `Call.fail`; never rejects. */
-function attempt(wait, url, init, fetchFn, timeoutMs) {
-  const controller = new AbortController();
-  init.signal = controller.signal;
-  let clock, done = false;
-  return wait((resolve) => {
-    if (timeoutMs !== undefined) clock = deadline(timeoutMs, resolve);
-    let failed = FETCH_FAILED;
-    const fail = (cause) => resolve({ failed, cause });
-    const read = (response) => {
+/** Starts one attempt: `fetch` and the whole body, within one deadline.
+ *  Calls `resolve` with `{ status, text, retryAfter }`, or `{ failed,
+ *  cause }` for `Call.fail`; never throws. Notes its deadline and whether
+ *  the body was read whole in `run`, for `drive` to clean up after. */
+function attempt(resolve, url, init, fetchFn, timeoutMs, run) {
+  if (timeoutMs !== undefined) run.clock = setTimeout(() => resolve(TIMEOUT), timeoutMs);
+  let failed = FETCH_FAILED;
+  const fail = (cause) => resolve({ failed, cause });
+  const read = (response) => {
+    let body, status, retryAfter = null;
+    try {
       if (response === null || typeof response !== "object" || typeof response.text !== "function") {
         return resolve({ failed: NOT_A_RESPONSE });
       }
       failed = BODY_FAILED;
-      const status = response.status;
-      let retryAfter = null;
+      status = response.status;
       if (status >= 408) {
         try { retryAfter = response.headers.get("retry-after"); } catch {}
       }
-      return Promise.resolve(response.text()).then((text) => {
-        done = true;
-        resolve({ status, text, retryAfter });
-      }, fail);
-    };
-    try {
-      // The global `fetch` is looked up here, so its absence is a `network` error.
-      Promise.resolve(fetchFn ? fetchFn(url, init) : fetch(url, init)).then(read).catch(fail);
+      body = response.text();
     } catch (cause) {
-      fail(cause);
+      return fail(cause);
     }
-  }).then((outcome) => {
-    if (clock) clock.cancel();
-    // Cancels the request or the body still in flight. Not after a whole
-    // body: there is nothing left to cancel, and `abort()` builds a
-    // DOMException (with a stack) each time, a cost per call.
-    if (!done) controller.abort();
-    return outcome;
-  });
-}
-
-// One timer for every call's deadline, rather than a timer per attempt:
-// most attempts end long before their deadline, and starting and clearing a
-// timer per call is a measurable part of a call's cost (bench/). The timer
-// is armed for the earliest pending deadline; when no deadline is pending it
-// is left to run out (it then finds nothing to do) but no longer holds the
-// process open, where the runtime can say so (Node's `unref`, Deno's
-// `unrefTimer`). The next call usually finds it still armed.
-const pending = new Set();
-let armedAt = Infinity, timer;
-
-/** Calls `fire(TIMEOUT)` in `ms`, unless cancelled first. */
-function deadline(ms, fire) {
-  const entry = { at: Date.now() + ms, fire, cancel: undefined };
-  entry.cancel = () => {
-    pending.delete(entry);
-    if (pending.size === 0) hold(false);
+    Promise.resolve(body).then((text) => {
+      run.done = true;
+      resolve({ status, text, retryAfter });
+    }, fail);
   };
-  pending.add(entry);
-  if (entry.at < armedAt) arm(entry.at);
-  else if (pending.size === 1) hold(true);
-  return entry;
-}
-
-function arm(at) {
-  clearTimeout(timer);
-  armedAt = at;
-  timer = setTimeout(tick, Math.max(0, at - Date.now()));
-}
-
-/** Whether the armed timer keeps the process alive. */
-function hold(yes) {
-  if (typeof timer === "object") {
-    if (yes) timer.ref?.(); else timer.unref?.();
-  } else if (typeof Deno === "object") {
-    if (yes) Deno.refTimer?.(timer); else Deno.unrefTimer?.(timer);
+  try {
+    // The global `fetch` is looked up here, so its absence is a `network` error.
+    Promise.resolve(fetchFn ? fetchFn(url, init) : fetch(url, init)).then(read, fail);
+  } catch (cause) {
+    fail(cause);
   }
-}
-
-function tick() {
-  armedAt = Infinity;
-  const now = Date.now();
-  let next = Infinity;
-  for (const entry of pending) {
-    if (entry.at <= now) {
-      pending.delete(entry);
-      entry.fire(TIMEOUT);
-    } else if (entry.at < next) {
-      next = entry.at;
-    }
-  }
-  if (next !== Infinity) arm(next);
 }
