@@ -13,9 +13,9 @@ const IMPORT_SECTION = 2;
 
 /** Returns `{ wasm, glue }` with every import of `module` renamed to a short
  *  name, the module itself to "a" (any other module to "b", "c", ...), and
- *  the glue's keys to match. Throws if
- *  the glue does not name an import exactly once, so a change in
- *  wasm-bindgen's output fails the build instead of the first call. */
+ *  the glue's keys to match. Throws if the glue does not name an import
+ *  exactly once, so a change in wasm-bindgen's output fails the build
+ *  instead of the first call. */
 export function shortenImportNames(wasm, glue, module) {
   const sections = readSections(wasm);
   const imports = sections.find((s) => s.id === IMPORT_SECTION);
@@ -46,25 +46,25 @@ export function shortenImportNames(wasm, glue, module) {
   if (glue.split(moduleKey).length !== 2) throw new Error(`short-names: the glue's imports object is not keyed ${moduleKey}`);
   glue = glue.replace(moduleKey, '"a": import0');
   for (const [mod, short] of others) {
-    const key = new RegExp(`${escape(JSON.stringify(mod))}(: import\\d+,)`, "g");
+    const key = new RegExp(`${escapeRegExp(JSON.stringify(mod))}(: import\\d+,)`, "g");
     if (!key.test(glue)) throw new Error(`short-names: the glue's imports object has no key ${mod}`);
     glue = glue.replace(key, `"${short}"$1`);
   }
-  return { wasm: writeSections(wasm.subarray(0, 8), sections), glue, count: renamed.length };
+  return { wasm: writeSections(wasm.subarray(0, 8), sections), glue };
 }
 
-function escape(text) {
+function escapeRegExp(text) {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** "a".."z", then "aa", "ab", ...: valid keys, none a JS keyword. */
+/** "a".."z", then "aa", "ab", ...: identifiers, so bare object keys. */
 function shortName(i) {
   let name = "";
   do {
     name = String.fromCharCode(97 + (i % 26)) + name;
     i = Math.floor(i / 26) - 1;
   } while (i >= 0);
-  return name === "do" || name === "if" || name === "in" ? `_${name}` : name;
+  return name;
 }
 
 function readSections(wasm) {
