@@ -21,8 +21,9 @@ export function shortenImportNames(wasm, glue, module) {
   const imports = sections.find((s) => s.id === IMPORT_SECTION);
   if (!imports) throw new Error("short-names: the .wasm has no import section");
   const renamed = [];
-  // Other modules (the snippet's, imported directly by its export names)
-  // keep their names' fields; the module gets a short name too.
+  // Another module (the snippet's, whose functions are imported directly
+  // by their export names) keeps its field names; only the module name is
+  // shortened.
   const others = new Map();
   const body = rewriteImports(imports.payload, (mod, name) => {
     if (mod !== module) {
