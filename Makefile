@@ -8,7 +8,7 @@ DEMO_BIND ?= 127.0.0.1:8080
 DEMO_DB ?= data/users.sqlite3
 SERVER := target/server/user-management-server
 
-.PHONY: all setup build package server debug-server demo test lint unit wasm-tests js-tests load smoke e2e bench clean
+.PHONY: all setup build package server debug-server demo test lint unit wasm-tests js-tests load smoke e2e rust-example bench clean
 
 all: build
 
@@ -34,14 +34,14 @@ demo: build server
 	$(SERVER) --bind $(DEMO_BIND) --db $(DEMO_DB) --www www --pkg pkg
 
 ## Everything CI runs.
-test: setup lint unit build wasm-tests js-tests load smoke e2e
+test: setup lint unit build wasm-tests js-tests load smoke e2e rust-example
 	@echo "make test: all checks passed"
 
 lint:
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy -p user-management-client --target wasm32-unknown-unknown --lib -- -D warnings
-	cargo clippy -p user-management-client --target wasm32-unknown-unknown --all-targets --features std -- -D warnings
+	cargo clippy -p user-management-client --target wasm32-unknown-unknown --all-targets -- -D warnings
 
 ## Native tests: the client's pure modules and the reference server.
 unit:
@@ -68,6 +68,10 @@ load: debug-server
 smoke: debug-server
 	tsc -p tests/types
 	scripts/with-server.sh -- node tests/smoke/run.mjs
+
+## The Rust API example (examples/rust), built with wasm-pack and run in Node against the server.
+rust-example: debug-server
+	scripts/rust-example.sh
 
 ## Benchmarks side by side with raw fetch (not part of `make test`): see bench/README.md.
 bench: build

@@ -7,7 +7,6 @@ import { readFileSync, writeFileSync, readdirSync, rmSync, copyFileSync, existsS
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { transformSync } from "esbuild";
-import { shortenImportNames } from "./short-names.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const pkg = join(root, "pkg");
@@ -39,15 +38,6 @@ source = source.replace(/^export (class|function|async function) /gm, "$1 ");
 if (/^export /m.test(source)) throw new Error("snippet.js has an export form build.mjs cannot convert");
 writeFileSync(nodeSnippet, `"use strict";\n${source}\nmodule.exports = { ${names.join(", ")} };\n`);
 writeFileSync(join(pkg, "node", "package.json"), JSON.stringify({ type: "commonjs" }) + "\n");
-
-// Short import names in the .wasm and the glue (see short-names.mjs).
-for (const target of ["web", "node"]) {
-  const wasmFile = join(pkg, target, "user_management_client_bg.wasm");
-  const glueFile = join(pkg, target, "user_management_client.js");
-  const short = shortenImportNames(readFileSync(wasmFile), readFileSync(glueFile, "utf8"), "./user_management_client_bg.js");
-  writeFileSync(wasmFile, short.wasm);
-  writeFileSync(glueFile, short.glue);
-}
 
 // Ship the JS minified, as bundlers would (the readable source is js/ and
 // wasm-bindgen's output): about 3 KB less gzipped for a browser, measured

@@ -12,10 +12,8 @@ logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 status=0
 # USERS_API_URL is compiled in (option_env!), so each run rebuilds the tests.
-# The std feature: wasm-bindgen-test links std, so the crate must not bring
-# its own panic handler and allocator (src/runtime.rs) there.
-wasm-pack test --node -- --test node --features std 2>&1 | tee "$logs/node" || status=1
-wasm-pack test --headless --chrome -- --test browser --features std 2>&1 | tee "$logs/browser" || status=1
+wasm-pack test --node -- --test node 2>&1 | tee "$logs/node" || status=1
+wasm-pack test --headless --chrome -- --test browser 2>&1 | tee "$logs/browser" || status=1
 
 passed() { sed -n 's/^test result: ok\. \([0-9]*\) passed.*/\1/p' "$1" | tail -n 1; }
 node=$(passed "$logs/node"); browser=$(passed "$logs/browser")

@@ -1,104 +1,79 @@
-//! An answer that arrived, with its whole body: is it a success (the
-//! envelope to resolve with) or which error. The checks themselves are the
-//! pure `envelope.rs`; this module reads the few fields they need from the
-//! body as the platform's `JSON.parse` made it, without copying it.
+//! An answer that arrived, judged: the envelope to resolve with, or the
+//! error. The rules are the pure `envelope.rs`; this module reads what they
+//! need from the body as the platform's `JSON.parse` made it, through
+//! serde-wasm-bindgen, without copying the body into Rust: the caller gets
+//! that very object.
 
 use js_sys::JsString;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::prelude::*;
 
 use crate::envelope::{check_success, EnvelopeView};
-use crate::error::{Error, Kind};
-use crate::js;
-use crate::params::Operation;
-use crate::text::{whole, Text};
-use crate::value::{is_whole, Value};
+use crate::error::{Error, ErrorKind};
+use crate::exchange::Answer;
+use crate::model::Operation;
+use crate::value::Value;
 
-/// A response that arrived, with its whole body.
-pub struct Answer {
-    /// The HTTP status.
-    pub http_status: u16,
-    text: JsString,
-    /// The parsed body; `None` if it is not JSON.
-    parsed: Option<JsValue>,
+#[wasm_bindgen]
+extern "C" {
+    // `JSON.parse` of a JS string: js-sys's takes a `&str`, which would copy
+    // a body of many megabytes into Rust and back.
+    #[wasm_bindgen(js_namespace = JSON, js_name = parse, catch)]
+    fn parse_json(text: &JsString) -> Result<JsValue, JsValue>;
 }
 
-impl Answer {
-    /// An answer from what the response said; `None` where `status` is not
-    /// an HTTP status (a custom `fetch` can resolve with anything).
-    pub fn new(status: &JsValue, text: JsValue) -> Option<Answer> {
-        let http_status = match status.as_f64() {
-            Some(s) if (100.0..=599.0).contains(&s) && is_whole(s) => s as u16,
-            _ => return None,
-        };
-        let text: JsString = text.dyn_into().unwrap_or_else(|_| JsString::from(""));
-        let parsed = Some(js::parse_json(&text)).filter(|v| !v.is_undefined());
-        Some(Answer {
-            http_status,
-            text,
-            parsed,
-        })
-    }
+/// A body cut for an error: the first 65,536 UTF-16 units of its text.
+const BODY_CUT: u32 = 65_536;
 
-    /// The envelope to resolve with, or the error.
-    pub fn check(self, operation: Operation) -> Result<JsValue, Error> {
-        let ok = (200..300).contains(&self.http_status);
-        let failed = match &self.parsed {
-            Some(body) => {
-                let view = envelope_view(body);
-                if ok {
-                    match check_success(operation, &view) {
-                        Ok(()) => return Ok(body.clone()),
-                        Err(error) => error,
-                    }
-                } else {
-                    Error {
-                        status: view.envelope_status(),
-                        ..self.http_error()
-                    }
+/// The envelope to resolve with (the parsed body itself), or the error.
+pub fn judge(answer: Answer, operation: Operation) -> Result<JsValue, Error> {
+    let ok = (200..300).contains(&answer.http_status);
+    let parsed = parse_json(&answer.text).ok();
+    let failed = match &parsed {
+        Some(body) => {
+            let view = envelope_view(body);
+            if ok {
+                match check_success(operation, &view) {
+                    Ok(()) => return Ok(body.clone()),
+                    Err(error) => error,
                 }
+            } else {
+                http_error(answer.http_status).with_status(view.envelope_status())
             }
-            None if ok => Error::new(Kind::Decode, "the response body is not JSON"),
-            None => self.http_error(),
+        }
+        None if ok => Error::new(ErrorKind::Decode, "the response body is not JSON"),
+        None => http_error(answer.http_status),
+    };
+    let cut = if answer.text.length() > BODY_CUT {
+        // Not splitting a surrogate pair.
+        let last = answer.text.char_code_at(BODY_CUT - 1) as u32;
+        let end = if (0xD800..=0xDBFF).contains(&last) {
+            BODY_CUT - 1
+        } else {
+            BODY_CUT
         };
-        let body = match self.parsed {
-            Some(body) => body,
-            None => js::cut_body(&self.text).into(),
-        };
-        Err(Error {
-            http_status: Some(self.http_status),
-            body: Some(body),
-            ..failed
-        })
-    }
-
-    fn http_error(&self) -> Error {
-        Error::new(
-            Kind::Http,
-            Text::new()
-                .push("the server answered HTTP ")
-                .push(&whole(u64::from(self.http_status)))
-                .done(),
-        )
-    }
+        answer.text.slice(0, end)
+    } else {
+        answer.text
+    };
+    let text = String::from(&cut);
+    let body = parsed.unwrap_or_else(|| cut.into());
+    Err(failed.with_response(answer.http_status, text, Some(body)))
 }
 
-/// A `network` error whose message says what failed, where, and why, as far
-/// as the platform told (`TypeError: fetch failed (ECONNREFUSED)` in Node).
-/// The message can quote the platform's error, so `Error::into_js` also cleans
-/// messages.
-pub fn network_error(what: &str, url: &str, cause: JsValue) -> Error {
-    let message = Text::new()
-        .push(what)
-        .push(" failed for POST ")
-        .push(url)
-        .push(": ")
-        .push(&js::failure_detail(&cause))
-        .done();
-    Error::new(Kind::Network, message).with_cause(cause)
+fn http_error(http_status: u16) -> Error {
+    Error::new(
+        ErrorKind::Http,
+        format!("the server answered HTTP {http_status}"),
+    )
 }
-/// Reads the few fields the envelope checks need, in one crossing.
+
+/// Reads the few fields the envelope rules need: `status`, whether
+/// `result` is there, what it is, and a count's `result.totalUsers`.
 fn envelope_view(body: &JsValue) -> EnvelopeView {
-    let kind = js::value_of(body);
+    let read = |object: &JsValue, key: &str| {
+        js_sys::Reflect::get(object, &key.into()).unwrap_or(JsValue::UNDEFINED)
+    };
+    let kind = Value::of(body);
     if kind != Value::Object {
         return EnvelopeView {
             body: kind,
@@ -108,12 +83,17 @@ fn envelope_view(body: &JsValue) -> EnvelopeView {
             total_users: Value::Undefined,
         };
     }
-    let fields = js::envelope_fields(body);
+    let result = read(body, "result");
+    let result_kind = Value::of(&result);
     EnvelopeView {
         body: kind,
-        status: js::value_of(&fields.get(0)),
-        has_result: fields.get(1).is_truthy(),
-        result: js::value_of(&fields.get(2)),
-        total_users: js::value_of(&fields.get(3)),
+        status: Value::of(&read(body, "status")),
+        has_result: js_sys::Reflect::has(body, &"result".into()).unwrap_or(false),
+        total_users: if result_kind == Value::Object {
+            Value::of(&read(&result, "totalUsers"))
+        } else {
+            Value::Undefined
+        },
+        result: result_kind,
     }
 }

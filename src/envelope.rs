@@ -4,11 +4,9 @@
 //! fields these need from the parsed JS object; the object itself is never
 //! copied into Rust and is handed to the caller as the platform parsed it.
 
-use crate::error::{Error, Kind};
-use crate::params::Operation;
-use crate::prelude::*;
-use crate::text::{number, whole, Text};
-use crate::value::Value;
+use crate::error::{Error, ErrorKind};
+use crate::model::Operation;
+use crate::value::{number, Value};
 
 /// The largest integer JS numbers hold exactly: 2^53 - 1.
 pub const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
@@ -45,41 +43,34 @@ impl EnvelopeView {
 pub fn check_success(operation: Operation, view: &EnvelopeView) -> Result<(), Error> {
     let Some(status) = view.envelope_status() else {
         return Err(Error::new(
-            Kind::Decode,
+            ErrorKind::Decode,
             "the response is JSON but not an envelope { status: integer, result }",
         ));
     };
-    let with_status = |kind, message: String| Error {
-        status: Some(status),
-        ..Error::new(kind, message)
-    };
+    let with_status = |kind, message: String| Error::new(kind, message).with_status(Some(status));
     if status != 200.0 {
-        let message = Text::new()
-            .push("the API answered with status ")
-            .push(&number(status))
-            .done();
-        return Err(with_status(Kind::Api, message));
+        let message = format!("the API answered with status {}", number(status));
+        return Err(with_status(ErrorKind::Api, message));
     }
     if operation == Operation::List {
         return Ok(());
     }
     if view.result != Value::Object {
-        let message = Text::new()
-            .push("count's result must be an object; got ")
-            .push(&view.result.shown())
-            .done();
-        return Err(with_status(Kind::Decode, message));
+        let message = format!(
+            "count's result must be an object; got {}",
+            view.result.shown()
+        );
+        return Err(with_status(ErrorKind::Decode, message));
     }
     match view.total_users.as_integer() {
         Some(n) if (0.0..=MAX_SAFE_INTEGER).contains(&n) => Ok(()),
         _ => {
-            let message = Text::new()
-                .push("result.totalUsers must be a whole number from 0 to ")
-                .push(&whole(MAX_SAFE_INTEGER as u64))
-                .push("; got ")
-                .push(&view.total_users.shown())
-                .done();
-            Err(with_status(Kind::Decode, message))
+            let message = format!(
+                "result.totalUsers must be a whole number from 0 to {}; got {}",
+                MAX_SAFE_INTEGER as u64,
+                view.total_users.shown()
+            );
+            Err(with_status(ErrorKind::Decode, message))
         }
     }
 }
@@ -125,9 +116,9 @@ mod tests {
                 &view(Value::Number(200.0), Value::Object, bad.clone()),
             )
             .unwrap_err();
-            assert_eq!(err.kind, Kind::Decode, "{bad:?}");
-            assert_eq!(err.status, Some(200.0));
-            assert!(err.message.contains(&bad.shown()));
+            assert_eq!(err.kind(), ErrorKind::Decode, "{bad:?}");
+            assert_eq!(err.status(), Some(200.0));
+            assert!(err.message().contains(&bad.shown()));
         }
     }
 
@@ -144,7 +135,7 @@ mod tests {
                 &view(Value::Number(200.0), bad, Value::Undefined),
             )
             .unwrap_err();
-            assert_eq!(err.kind, Kind::Decode);
+            assert_eq!(err.kind(), ErrorKind::Decode);
         }
     }
 
@@ -171,9 +162,9 @@ mod tests {
             &view(Value::Number(403.0), Value::Object, Value::Undefined),
         )
         .unwrap_err();
-        assert_eq!(err.kind, Kind::Api);
-        assert_eq!(err.status, Some(403.0));
-        assert!(err.message.contains("403"));
+        assert_eq!(err.kind(), ErrorKind::Api);
+        assert_eq!(err.status(), Some(403.0));
+        assert!(err.message().contains("403"));
     }
 
     #[test]
@@ -198,8 +189,8 @@ mod tests {
         for v in not_envelopes {
             assert_eq!(v.envelope_status(), None);
             let err = check_success(Operation::Count, &v).unwrap_err();
-            assert_eq!(err.kind, Kind::Decode);
-            assert_eq!(err.status, None);
+            assert_eq!(err.kind(), ErrorKind::Decode);
+            assert_eq!(err.status(), None);
         }
     }
 }

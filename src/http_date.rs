@@ -5,9 +5,6 @@
 //! (`Sunday, 06-Nov-94 08:49:37 GMT`) and asctime (`Sun Nov  6 08:49:37 1994`).
 //! A hand-written parser: a date crate would cost more than the whole client.
 
-use crate::prelude::*;
-use crate::text::{has_byte, split_byte, split_once_byte};
-
 const MONTHS: [&str; 12] = [
     "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
 ];
@@ -16,12 +13,12 @@ const MONTHS: [&str; 12] = [
 /// is not one.
 pub fn parse_http_date(text: &str) -> Option<f64> {
     let text = text.trim_ascii();
-    let (weekday, rest) = split_once_byte(text, |b| b == b',' || b == b' ')?;
+    let (weekday, rest) = text.split_once([',', ' '])?;
     if !weekday.bytes().all(|b| b.is_ascii_alphabetic()) || weekday.len() < 3 {
         return None;
     }
-    let words: Vec<&str> = split_byte(rest, b' ').filter(|w| !w.is_empty()).collect();
-    let comma = has_byte(text, b',');
+    let words: Vec<&str> = rest.split(' ').filter(|w| !w.is_empty()).collect();
+    let comma = text.contains(',');
     let (day, month, year, time) = match words.as_slice() {
         // IMF-fixdate: 06 Nov 1994 08:49:37 GMT
         [day, month, year, time, "GMT"] if comma => {
@@ -30,7 +27,7 @@ pub fn parse_http_date(text: &str) -> Option<f64> {
         // RFC 850: 06-Nov-94 08:49:37 GMT (two-digit years: RFC 9110 says a
         // year more than 50 years ahead is in the past, so 70-99 -> 19xx).
         [date, time, "GMT"] if comma => {
-            let mut parts = split_byte(date, b'-');
+            let mut parts = date.split('-');
             let day = number(parts.next()?)?;
             let month = month_index(parts.next()?)?;
             let year = number(parts.next()?)?;
@@ -52,7 +49,7 @@ pub fn parse_http_date(text: &str) -> Option<f64> {
         }
         _ => return None,
     };
-    let mut clock = split_byte(time, b':');
+    let mut clock = time.split(':');
     let hour = number(clock.next()?)?;
     let minute = number(clock.next()?)?;
     let second = number(clock.next()?)?;

@@ -1,20 +1,39 @@
-//! `user-management-client`: a small, strict client for the User
-//! Management API, compiled to WebAssembly for every JS runtime.
+//! `user-management-client`: a strict, small client for the User Management
+//! API (`countUsers`, `listUsers`), for JavaScript through WebAssembly and
+//! for Rust programs compiled to `wasm32`.
 //!
-//! This file is the whole JS surface: `countUsers`, `listUsers` and the
-//! `UsersClient` class (`UsersApiError` comes from `js/snippet.js`). The
-//! rules live in plain Rust modules that unit-test natively: [`params`],
-//! [`options`], [`envelope`], [`retry`], [`http_date`], [`secrets`]. The
-//! modules that talk to JS are `config`, `call`, `request`, `answer` and
-//! `js`; `js/snippet.js` does the waiting (fetch, timeouts, abort, retries).
+//! ```no_run
+//! # async fn run() -> Result<(), user_management_client::Error> {
+//! use user_management_client::{
+//!     Active, CallOptions, ClientOptions, Count, CountParams, Envelope, UsersClient,
+//! };
+//!
+//! let client = UsersClient::new(ClientOptions::new("https://api.example.com"))?;
+//! let params = CountParams { active: Some(Active::True), ..Default::default() };
+//! let count: Envelope<Count> = client.count_users(&params, &CallOptions::default()).await?;
+//! assert_eq!(count.status, 200);
+//! # Ok(()) }
+//! ```
+//!
+//! The layers, each using only those below it:
+//!
+//! 1. The model ([`model`]: serde types) and the pure rules, which unit-test
+//!    natively: [`value`], [`params`], [`options`], [`envelope`], [`retry`],
+//!    [`http_date`], [`secrets`], and the one [`error`] type.
+//! 2. The exchange: `wait` (timers and the caller's signal),
+//!    `request` (what each attempt sends), `exchange` (one attempt over
+//!    gloo-net), `answer` (judging what came back).
+//! 3. The client: [`UsersClient`], the call loop with retries.
+//! 4. The JS exports: [`js`].
+//!
+//! Everything compiles on every target (so the docs and the pure tests
+//! build natively), but only the pure layer runs outside wasm32: the rest
+//! calls JavaScript.
 //!
 //! Nothing here may panic: a trap kills the wasm instance for every later
 //! call, so `unwrap`, `expect`, `panic!` and indexing are denied outside
-//! tests, and every JS exception becomes a `UsersApiError`.
+//! tests, and every JS exception becomes an [`Error`].
 
-// No std in the shipped wasm (see runtime.rs); native builds and the wasm
-// test builds (the `std` feature) keep it.
-#![cfg_attr(all(target_arch = "wasm32", not(feature = "std")), no_std)]
 #![deny(missing_docs)]
 #![cfg_attr(
     not(test),
@@ -29,118 +48,25 @@
     )
 )]
 
-extern crate alloc;
-
-#[cfg(all(target_arch = "wasm32", not(feature = "std")))]
-mod runtime;
-
-/// What the std prelude would bring, from `alloc`.
-mod prelude {
-    pub use alloc::string::{String, ToString};
-    pub use alloc::vec::Vec;
-    #[cfg(test)]
-    pub use alloc::{format, vec};
-}
-
 pub mod envelope;
 pub mod error;
 pub mod http_date;
+pub mod model;
 pub mod options;
 pub mod params;
 pub mod retry;
 pub mod secrets;
-pub mod text;
 pub mod value;
 
-#[cfg(target_arch = "wasm32")]
 mod answer;
-#[cfg(target_arch = "wasm32")]
-#[doc(hidden)]
-pub mod call;
-#[cfg(target_arch = "wasm32")]
-mod config;
-#[cfg(target_arch = "wasm32")]
-mod js;
-#[cfg(target_arch = "wasm32")]
+mod client;
+mod exchange;
+pub mod js;
 mod request;
+mod wait;
 
-#[cfg(target_arch = "wasm32")]
-pub use exports::{count_users, list_users, UsersClient};
-
-#[cfg(target_arch = "wasm32")]
-mod exports {
-    use alloc::rc::Rc;
-
-    use js_sys::Promise;
-    use wasm_bindgen::prelude::*;
-
-    use crate::call::Call;
-    use crate::config::{CallOptions, Config};
-    use crate::params::Operation;
-
-    /// A client bound to one base URL and set of options.
-    #[wasm_bindgen]
-    pub struct UsersClient {
-        config: Rc<Config>,
-    }
-
-    #[wasm_bindgen]
-    impl UsersClient {
-        /// `new UsersClient(options | baseUrl)`; throws a `validation`
-        /// `UsersApiError` at once for bad options.
-        #[wasm_bindgen(constructor)]
-        pub fn new(options: JsValue) -> Result<UsersClient, JsValue> {
-            let config = Config::from_client_options(&options)?;
-            Ok(UsersClient {
-                config: Rc::new(config),
-            })
-        }
-
-        /// `POST {baseUrl}/api/users/count`.
-        #[wasm_bindgen(js_name = countUsers)]
-        pub fn count_users(&self, params: JsValue, options: JsValue) -> Promise {
-            self.call(Operation::Count, params, options)
-        }
-
-        /// `POST {baseUrl}/api/users`.
-        #[wasm_bindgen(js_name = listUsers)]
-        pub fn list_users(&self, params: JsValue, options: JsValue) -> Promise {
-            self.call(Operation::List, params, options)
-        }
-
-        fn call(&self, operation: Operation, params: JsValue, options: JsValue) -> Promise {
-            Call::start(
-                &self.config,
-                CallOptions::read(&options),
-                operation,
-                &params,
-            )
-        }
-    }
-
-    /// One-shot `countUsers(baseUrl, params?, options?)`.
-    #[wasm_bindgen(js_name = countUsers)]
-    pub fn count_users(base_url: JsValue, params: JsValue, options: JsValue) -> Promise {
-        one_shot(Operation::Count, base_url, params, options)
-    }
-
-    /// One-shot `listUsers(baseUrl, params?, options?)`.
-    #[wasm_bindgen(js_name = listUsers)]
-    pub fn list_users(base_url: JsValue, params: JsValue, options: JsValue) -> Promise {
-        one_shot(Operation::List, base_url, params, options)
-    }
-
-    fn one_shot(
-        operation: Operation,
-        base_url: JsValue,
-        params: JsValue,
-        options: JsValue,
-    ) -> Promise {
-        match Config::from_one_shot(&base_url, &options) {
-            Ok((config, call_options)) => {
-                Call::start(&Rc::new(config), Ok(call_options), operation, &params)
-            }
-            Err(error) => Promise::reject(&error.into()),
-        }
-    }
-}
+pub use client::{
+    CallOptions, ClientOptions, HeaderList, HeaderProvider, HeadersFuture, UsersClient,
+};
+pub use error::{Error, ErrorKind};
+pub use model::{Active, Count, CountParams, Credentials, Envelope, ListParams, ParamsIn};

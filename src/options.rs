@@ -1,42 +1,18 @@
-//! The rules for client and call options (the contract's `ClientOptions` and
-//! `CallOptions`), in plain Rust. `config.rs` reads the JS objects and
-//! applies these.
+//! The rules for client and call options (the contract's `ClientOptions`
+//! and `CallOptions`): the base URL, header names and values, and the
+//! option values the JS layer reads. Plain Rust, unit-tested natively.
 
 use crate::error::Error;
-use crate::prelude::*;
-use crate::text::{has_byte, split_byte, trim_end_byte, trim_start_byte, Text};
-use crate::value::Value;
-
-/// Where params go (`paramsIn`). Default: [`ParamsIn::Body`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum ParamsIn {
-    /// A JSON object body, `Content-Type: application/json`.
-    #[default]
-    Body,
-    /// The URL's query string; no body.
-    Query,
-    /// An `application/x-www-form-urlencoded` body.
-    Form,
-}
-
-impl ParamsIn {
-    /// The `Content-Type` of the body this mode sends, if any.
-    pub fn content_type(self) -> Option<&'static str> {
-        match self {
-            ParamsIn::Body => Some("application/json"),
-            ParamsIn::Query => None,
-            ParamsIn::Form => Some("application/x-www-form-urlencoded;charset=UTF-8"),
-        }
-    }
-}
+use crate::model::{Credentials, ParamsIn};
+use crate::value::{quoted, Value};
 
 /// The default `timeoutMs`: ten seconds per attempt.
-pub const DEFAULT_TIMEOUT_MS: f64 = 10_000.0;
+pub const DEFAULT_TIMEOUT_MS: u32 = 10_000;
 /// The default `retries`: two more attempts after the first.
 pub const DEFAULT_RETRIES: u32 = 2;
 /// `setTimeout` cannot wait longer than 2^31 - 1 ms (it fires at once
 /// instead), so a longer timeout is clamped to this, about 24.8 days.
-pub const MAX_TIMER_MS: f64 = 2_147_483_647.0;
+pub const MAX_TIMER_MS: u32 = 2_147_483_647;
 
 /// The keys a client's options object may have.
 pub const CLIENT_KEYS: [&str; 7] = [
@@ -66,15 +42,13 @@ pub fn params_in(value: &Value) -> Result<ParamsIn, Error> {
     }
 }
 
-/// `credentials`: `None` leaves the platform default (`"same-origin"`) in
-/// place, which also keeps Cloudflare Workers happy: they reject a
-/// `credentials` member in `RequestInit`.
-pub fn credentials(value: &Value) -> Result<Option<&'static str>, Error> {
+/// `credentials`: `None` leaves the platform default (`"same-origin"`).
+pub fn credentials(value: &Value) -> Result<Option<Credentials>, Error> {
     match value {
         Value::Undefined => Ok(None),
-        Value::Str(s) if s == "omit" => Ok(Some("omit")),
-        Value::Str(s) if s == "same-origin" => Ok(Some("same-origin")),
-        Value::Str(s) if s == "include" => Ok(Some("include")),
+        Value::Str(s) if s == "omit" => Ok(Some(Credentials::Omit)),
+        Value::Str(s) if s == "same-origin" => Ok(Some(Credentials::SameOrigin)),
+        Value::Str(s) if s == "include" => Ok(Some(Credentials::Include)),
         other => Err(Error::invalid(
             "credentials",
             "\"omit\", \"same-origin\" or \"include\"",
@@ -83,24 +57,21 @@ pub fn credentials(value: &Value) -> Result<Option<&'static str>, Error> {
     }
 }
 
-/// `timeoutMs`: finite and >= 0; `0` means none (`Ok(None)`).
-pub fn timeout_ms(value: &Value, default: f64) -> Result<Option<f64>, Error> {
-    let ms = match value {
-        Value::Undefined => default,
-        Value::Number(n) if n.is_finite() && *n >= 0.0 => *n,
-        other => {
-            return Err(Error::invalid(
-                "timeoutMs",
-                "a finite number >= 0 (0 means no timeout)",
-                &other.shown(),
-            ))
+/// `timeoutMs`: finite and >= 0, `0` meaning none. `Ok(None)` when not
+/// given. A fraction of a millisecond rounds up (so it never becomes "none"),
+/// and more than [`MAX_TIMER_MS`] is cut to it.
+pub fn timeout_ms(value: &Value) -> Result<Option<u32>, Error> {
+    match value {
+        Value::Undefined => Ok(None),
+        Value::Number(n) if n.is_finite() && *n >= 0.0 => {
+            Ok(Some(n.ceil().min(f64::from(MAX_TIMER_MS)) as u32))
         }
-    };
-    Ok(if ms == 0.0 {
-        None
-    } else {
-        Some(ms.min(MAX_TIMER_MS))
-    })
+        other => Err(Error::invalid(
+            "timeoutMs",
+            "a finite number >= 0 (0 means no timeout)",
+            &other.shown(),
+        )),
+    }
 }
 
 /// `retries`: a whole number >= 0.
@@ -124,17 +95,12 @@ pub fn check_option_key(key: &str, allowed: &[&str]) -> Result<(), Error> {
     if allowed.contains(&key) {
         return Ok(());
     }
-    let mut expected = Text::new()
-        .push("unknown option ")
-        .quoted(key)
-        .push("; the options are ");
-    for (i, name) in allowed.iter().enumerate() {
-        if i > 0 {
-            expected = expected.push(", ");
-        }
-        expected = expected.push(name);
-    }
-    Err(Error::validation(key, expected.done()))
+    let message = format!(
+        "unknown option {}; the options are {}",
+        quoted(key),
+        allowed.join(", ")
+    );
+    Err(Error::validation(key, message))
 }
 
 /// The first checks on `baseUrl`, before the platform's `URL` parses it: an
@@ -167,7 +133,7 @@ pub fn check_base_url(value: &Value) -> Result<&str, Error> {
             &value.shown(),
         ));
     };
-    let authority = split_byte(rest, b'/').next().unwrap_or("");
+    let authority = rest.split('/').next().unwrap_or("");
     if authority.is_empty() {
         return Err(Error::invalid(
             "baseUrl",
@@ -175,13 +141,13 @@ pub fn check_base_url(value: &Value) -> Result<&str, Error> {
             &value.shown(),
         ));
     }
-    if has_byte(authority, b'@') {
+    if authority.contains('@') {
         return Err(Error::validation(
             "baseUrl",
             "baseUrl must not carry credentials (user:password@); send them in headers",
         ));
     }
-    if has_byte(url, b'?') || has_byte(url, b'#') {
+    if url.contains(['?', '#']) {
         return Err(Error::invalid(
             "baseUrl",
             "a URL without query (?) or fragment (#)",
@@ -194,11 +160,11 @@ pub fn check_base_url(value: &Value) -> Result<&str, Error> {
 /// Joins the platform-normalised base URL and an operation's path with
 /// exactly one `/`.
 pub fn join(base_href: &str, path: &str) -> String {
-    Text::new()
-        .push(trim_end_byte(base_href, b'/'))
-        .push("/")
-        .push(trim_start_byte(path, b'/'))
-        .done()
+    format!(
+        "{}/{}",
+        base_href.trim_end_matches('/'),
+        path.trim_start_matches('/')
+    )
 }
 
 /// A header name must be an HTTP token (RFC 9110 §5.6.2).
@@ -209,11 +175,7 @@ pub fn check_header_name(name: &str) -> Result<(), Error> {
     }
     Err(Error::validation(
         "headers",
-        Text::new()
-            .push("header name ")
-            .quoted(name)
-            .push(" is not an HTTP token")
-            .done(),
+        format!("header name {} is not an HTTP token", quoted(name)),
     ))
 }
 
@@ -228,11 +190,10 @@ pub fn check_header_value(name: &str, value: &str) -> Result<(), Error> {
     }
     Err(Error::validation(
         "headers",
-        Text::new()
-            .push("the value of header ")
-            .quoted(name)
-            .push(" has CR, LF, NUL or a character beyond Latin-1")
-            .done(),
+        format!(
+            "the value of header {} has CR, LF, NUL or a character beyond Latin-1",
+            quoted(name)
+        ),
     ))
 }
 
@@ -281,10 +242,10 @@ mod tests {
             "javascript:alert(1)",
         ] {
             let err = check_base_url(&s(bad)).unwrap_err();
-            assert_eq!(err.param.as_deref(), Some("baseUrl"), "{bad}");
+            assert_eq!(err.param(), Some("baseUrl"), "{bad}");
         }
         let err = check_base_url(&s("http://me:hunter2@x/")).unwrap_err();
-        assert!(!err.message.contains("hunter2"));
+        assert!(!err.message().contains("hunter2"));
         assert!(check_base_url(&Value::Number(1.0)).is_err());
         assert!(check_base_url(&Value::Undefined).is_err());
     }
@@ -302,10 +263,11 @@ mod tests {
 
     #[test]
     fn timeouts() {
-        assert_eq!(timeout_ms(&Value::Undefined, 10.0).ok(), Some(Some(10.0)));
-        assert_eq!(timeout_ms(&Value::Number(0.0), 10.0).ok(), Some(None));
+        assert_eq!(timeout_ms(&Value::Undefined).ok(), Some(None));
+        assert_eq!(timeout_ms(&Value::Number(0.0)).ok(), Some(Some(0)));
+        assert_eq!(timeout_ms(&Value::Number(0.001)).ok(), Some(Some(1)));
         assert_eq!(
-            timeout_ms(&Value::Number(1e12), 10.0).ok(),
+            timeout_ms(&Value::Number(1e12)).ok(),
             Some(Some(MAX_TIMER_MS))
         );
         for bad in [
@@ -315,8 +277,8 @@ mod tests {
             s("5"),
             Value::Null,
         ] {
-            let err = timeout_ms(&bad, 10.0).unwrap_err();
-            assert_eq!(err.param.as_deref(), Some("timeoutMs"));
+            let err = timeout_ms(&bad).unwrap_err();
+            assert_eq!(err.param(), Some("timeoutMs"));
         }
     }
 
@@ -339,7 +301,10 @@ mod tests {
     fn enums() {
         assert_eq!(params_in(&s("form")).ok(), Some(ParamsIn::Form));
         assert!(params_in(&s("json")).is_err());
-        assert_eq!(credentials(&s("include")).ok(), Some(Some("include")));
+        assert_eq!(
+            credentials(&s("include")).ok(),
+            Some(Some(Credentials::Include))
+        );
         assert_eq!(credentials(&Value::Undefined).ok(), Some(None));
         assert!(credentials(&s("all")).is_err());
     }
@@ -348,8 +313,8 @@ mod tests {
     fn unknown_option_keys_are_named() {
         assert!(check_option_key("timeoutMs", &CLIENT_KEYS).is_ok());
         let err = check_option_key("timeout", &CLIENT_KEYS).unwrap_err();
-        assert_eq!(err.param.as_deref(), Some("timeout"));
-        assert!(err.message.contains("timeoutMs"));
+        assert_eq!(err.param(), Some("timeout"));
+        assert!(err.message().contains("timeoutMs"));
     }
 
     #[test]
@@ -377,8 +342,8 @@ mod tests {
         assert!(check_header_value("a", "café").is_ok());
         for bad in ["a\rb", "a\nb", "a\0b", "☃", "\u{FFFD}"] {
             let err = check_header_value("authorization", &format!("Bearer {bad}")).unwrap_err();
-            assert_eq!(err.param.as_deref(), Some("headers"));
-            assert!(!err.message.contains("Bearer"));
+            assert_eq!(err.param(), Some("headers"));
+            assert!(!err.message().contains("Bearer"));
         }
     }
 }

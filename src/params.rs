@@ -7,28 +7,8 @@
 //! `URLSearchParams` and `URL`, never done by hand.
 
 use crate::error::Error;
-use crate::options::ParamsIn;
-use crate::text::Text;
-use crate::value::Value;
-
-/// Which operation the params are for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Operation {
-    /// `POST /api/users/count`: takes only `query` and `active`.
-    Count,
-    /// `POST /api/users`: passes other keys through.
-    List,
-}
-
-impl Operation {
-    /// The path below the base URL.
-    pub fn path(self) -> &'static str {
-        match self {
-            Operation::Count => "/api/users/count",
-            Operation::List => "/api/users",
-        }
-    }
-}
+use crate::model::{Operation, ParamsIn, ACTIVE_EXPECTED};
+use crate::value::{quoted, Value};
 
 /// What to send for one param.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,9 +18,6 @@ pub enum Outgoing {
     /// A fixed text instead of the caller's value.
     Fixed(&'static str),
 }
-
-/// The allowed `active` values, as messages show them.
-const ACTIVE_EXPECTED: &str = "\"all\", \"true\", \"false\" or a boolean";
 
 /// Checks the `params` argument itself: a plain object, `undefined` or `null`.
 /// Returns `false` where there are no params at all.
@@ -75,10 +52,10 @@ pub fn check_param(
         },
         _ if operation == Operation::Count => Err(Error::validation(
             key,
-            Text::new()
-                .push("countUsers takes only \"query\" and \"active\"; got unknown param ")
-                .quoted(key)
-                .done(),
+            format!(
+                "countUsers takes only \"query\" and \"active\"; got unknown param {}",
+                quoted(key)
+            ),
         )),
         _ => check_passed_through(params_in, key, value).map(Some),
     }
@@ -121,7 +98,7 @@ fn check_passed_through(params_in: ParamsIn, key: &str, value: &Value) -> Result
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::Kind;
+    use crate::error::ErrorKind;
 
     fn check(op: Operation, key: &str, value: Value) -> Result<Option<Outgoing>, Error> {
         check_param(op, ParamsIn::Body, key, &value)
@@ -161,10 +138,10 @@ mod tests {
         ];
         for value in bad {
             let err = check(Operation::Count, "active", value.clone()).unwrap_err();
-            assert_eq!(err.kind, Kind::Validation);
-            assert_eq!(err.param.as_deref(), Some("active"));
-            assert!(err.message.contains(&value.shown()), "{}", err.message);
-            assert!(err.message.contains(ACTIVE_EXPECTED), "{}", err.message);
+            assert_eq!(err.kind(), ErrorKind::Validation);
+            assert_eq!(err.param(), Some("active"));
+            assert!(err.message().contains(&value.shown()), "{}", err.message());
+            assert!(err.message().contains(ACTIVE_EXPECTED), "{}", err.message());
         }
     }
 
@@ -188,17 +165,17 @@ mod tests {
     fn query_must_be_a_string() {
         assert!(check(Operation::Count, "query", Value::Str("a&b".into())).is_ok());
         let err = check(Operation::List, "query", Value::Number(5.0)).unwrap_err();
-        assert_eq!(err.param.as_deref(), Some("query"));
-        assert!(err.message.contains("got 5"));
+        assert_eq!(err.param(), Some("query"));
+        assert!(err.message().contains("got 5"));
     }
 
     #[test]
     fn count_rejects_unknown_keys_by_name() {
         let err = check(Operation::Count, "activ", Value::Str("true".into())).unwrap_err();
-        assert_eq!(err.param.as_deref(), Some("activ"));
-        assert!(err.message.contains("\"activ\""));
+        assert_eq!(err.param(), Some("activ"));
+        assert!(err.message().contains("\"activ\""));
         let err = check(Operation::Count, "__proto__", Value::Object).unwrap_err();
-        assert_eq!(err.param.as_deref(), Some("__proto__"));
+        assert_eq!(err.param(), Some("__proto__"));
     }
 
     #[test]
@@ -218,7 +195,7 @@ mod tests {
             assert!(check_param(Operation::List, mode, "x", &Value::Bool(true)).is_ok());
             for bad in [Value::Object, Value::Array, Value::Other("Date")] {
                 let err = check_param(Operation::List, mode, "page", &bad).unwrap_err();
-                assert_eq!(err.param.as_deref(), Some("page"));
+                assert_eq!(err.param(), Some("page"));
             }
         }
     }
@@ -248,7 +225,7 @@ mod tests {
             Value::Other("Map"),
         ] {
             let err = check_params_value(&bad).unwrap_err();
-            assert_eq!(err.param.as_deref(), Some("params"));
+            assert_eq!(err.param(), Some("params"));
         }
     }
 }

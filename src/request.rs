@@ -1,15 +1,15 @@
 //! What every attempt of a call sends, built once per call: the URL, the
 //! headers and the body, encoded by the platform's `JSON`, `URL` and
-//! `URLSearchParams`. The headers of a client without a header function are
-//! built once per client ([`Headers`]), since most calls add none.
+//! `URLSearchParams` (never by hand), as a `RequestInit` that each attempt
+//! completes with its own `AbortSignal`.
 
-use crate::prelude::*;
-use js_sys::Object;
+use js_sys::{Array, Object, JSON};
 use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{RequestCredentials, RequestInit, Url, UrlSearchParams};
 
 use crate::error::Error;
-use crate::js::{self, Url};
-use crate::options::{merge_headers, ParamsIn};
+use crate::model::{Credentials, ParamsIn};
+use crate::options::merge_headers;
 use crate::secrets;
 
 /// The headers a request sends, as `fetch` takes them, and the credentials
@@ -17,8 +17,8 @@ use crate::secrets;
 #[derive(Clone)]
 pub struct Headers {
     /// `[[name, value], ...]`.
-    pub list: JsValue,
-    /// What `Error::into_js` has the snippet cut out of errors.
+    pub list: Array,
+    /// What errors have cut out of them.
     pub secrets: Vec<String>,
 }
 
@@ -30,64 +30,96 @@ impl Headers {
         call: &[(String, String)],
         params_in: ParamsIn,
     ) -> Headers {
-        let mut fixed: Vec<(String, String)> = Vec::with_capacity(2);
-        fixed.push(("Accept".into(), "application/json".into()));
+        let mut fixed = vec![("Accept".to_string(), "application/json".to_string())];
         if let Some(content_type) = params_in.content_type() {
             fixed.push(("Content-Type".into(), content_type.into()));
         }
         let merged = merge_headers(&merge_headers(client, call), &fixed);
-        let mut lines = String::new();
-        for (name, value) in &merged {
-            if !lines.is_empty() {
-                lines.push('\n');
-            }
-            lines.push_str(name);
-            lines.push('\n');
-            lines.push_str(value);
-        }
+        let list = merged
+            .iter()
+            .map(|(name, value)| Array::of2(&name.into(), &value.into()))
+            .collect();
         Headers {
-            list: js::header_list(&lines),
+            list,
             secrets: secrets::secrets(merged.iter().map(|(n, v)| (n.as_str(), v.as_str()))),
         }
     }
 }
 
-/// The URL and body of a call, for the checked params.
-pub fn encode(
-    url: &JsValue,
+/// A call's request, ready for its attempts.
+pub struct Request {
+    /// The full URL (with the query string in `query` mode).
+    pub url: String,
+    /// Method, headers, body and credentials; each attempt sets `signal`.
+    pub init: RequestInit,
+}
+
+/// Builds the request for `params` (an object of checked params, each
+/// value as it is to be sent).
+pub fn build(
+    url: &str,
     params_in: ParamsIn,
-    plan: &[(JsValue, JsValue)],
-) -> Result<(JsValue, JsValue), Error> {
-    match params_in {
+    params: &Object,
+    headers: &Headers,
+    credentials: Option<Credentials>,
+) -> Result<Request, Error> {
+    let init = RequestInit::new();
+    init.set_method("POST");
+    init.set_headers(&headers.list);
+    if let Some(credentials) = credentials {
+        init.set_credentials(match credentials {
+            Credentials::Omit => RequestCredentials::Omit,
+            Credentials::SameOrigin => RequestCredentials::SameOrigin,
+            Credentials::Include => RequestCredentials::Include,
+        });
+    }
+    let url = match params_in {
         ParamsIn::Body => {
-            // A null-prototype object: a `__proto__` key stays a key.
-            let object = Object::create(&JsValue::NULL.unchecked_into());
-            for (key, value) in plan {
-                js::set(&object, key, value);
-            }
-            let body = js::json_stringify(&object).map_err(|cause| {
+            let body = JSON::stringify(params).map_err(|cause| {
                 Error::validation("params", "the params could not be encoded as JSON")
                     .with_cause(cause)
             })?;
-            Ok((url.clone(), body))
+            init.set_body(&body);
+            url.to_string()
         }
-        ParamsIn::Query if plan.is_empty() => Ok((url.clone(), JsValue::UNDEFINED)),
         ParamsIn::Query => {
-            let parsed = Url::new(&url.as_string().unwrap_or_default()).map_err(|cause| {
-                Error::validation("baseUrl", "the request URL is invalid").with_cause(cause)
-            })?;
-            let search = parsed.search_params();
-            for (key, value) in plan {
-                search.append(key, value);
+            let entries = Object::entries(params);
+            if entries.length() == 0 {
+                url.to_string()
+            } else {
+                let parsed = Url::new(url).map_err(|cause| {
+                    Error::validation("baseUrl", "the request URL is invalid").with_cause(cause)
+                })?;
+                append_all(&parsed.search_params(), &entries);
+                parsed.href()
             }
-            Ok((parsed.href().into(), JsValue::UNDEFINED))
         }
         ParamsIn::Form => {
-            let form = js::UrlSearchParams::new();
-            for (key, value) in plan {
-                form.append(key, value);
-            }
-            Ok((url.clone(), form.serialize().into()))
+            let form = UrlSearchParams::new().map_err(|cause| {
+                Error::validation("params", "URLSearchParams failed").with_cause(cause)
+            })?;
+            append_all(&form, &Object::entries(params));
+            init.set_body(&JsValue::from(form.to_string()));
+            url.to_string()
         }
+    };
+    Ok(Request { url, init })
+}
+
+/// Appends `[key, value]` pairs whose values are strings, numbers or
+/// booleans (the rules allow no other in `query` and `form` mode), each
+/// written as `String(value)` would.
+fn append_all(search: &UrlSearchParams, entries: &Array) {
+    for entry in entries.iter() {
+        let pair: Array = entry.unchecked_into();
+        let value = pair.get(1);
+        let text = match value.as_string() {
+            Some(text) => text,
+            None => match value.as_bool() {
+                Some(b) => b.to_string(),
+                None => crate::value::number(value.as_f64().unwrap_or(f64::NAN)),
+            },
+        };
+        search.append(&pair.get(0).as_string().unwrap_or_default(), &text);
     }
 }

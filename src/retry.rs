@@ -7,7 +7,7 @@
 //! unless the answer carried a `Retry-After`, which wins, capped at
 //! [`MAX_RETRY_AFTER_MS`].
 
-use crate::error::Kind;
+use crate::error::ErrorKind;
 use crate::http_date::parse_http_date;
 
 /// The first retry waits about this long (between half and all of it).
@@ -24,11 +24,11 @@ pub fn is_retryable_status(status: u16) -> bool {
 
 /// Whether a failed attempt of this kind (with this HTTP status, for
 /// `http`) may be tried again.
-pub fn is_retryable(kind: Kind, http_status: Option<u16>) -> bool {
+pub fn is_retryable(kind: ErrorKind, http_status: Option<u16>) -> bool {
     match kind {
-        Kind::Network | Kind::Timeout => true,
-        Kind::Http => http_status.is_some_and(is_retryable_status),
-        Kind::Validation | Kind::Aborted | Kind::Api | Kind::Decode => false,
+        ErrorKind::Network | ErrorKind::Timeout => true,
+        ErrorKind::Http => http_status.is_some_and(is_retryable_status),
+        ErrorKind::Validation | ErrorKind::Aborted | ErrorKind::Api | ErrorKind::Decode => false,
     }
 }
 
@@ -78,15 +78,20 @@ mod tests {
 
     #[test]
     fn which_failures_are_retried() {
-        assert!(is_retryable(Kind::Network, None));
-        assert!(is_retryable(Kind::Timeout, None));
+        assert!(is_retryable(ErrorKind::Network, None));
+        assert!(is_retryable(ErrorKind::Timeout, None));
         for status in [408, 429, 500, 502, 503, 504] {
-            assert!(is_retryable(Kind::Http, Some(status)), "{status}");
+            assert!(is_retryable(ErrorKind::Http, Some(status)), "{status}");
         }
         for status in [400, 401, 403, 404, 405, 409, 422, 501, 505] {
-            assert!(!is_retryable(Kind::Http, Some(status)), "{status}");
+            assert!(!is_retryable(ErrorKind::Http, Some(status)), "{status}");
         }
-        for kind in [Kind::Validation, Kind::Aborted, Kind::Api, Kind::Decode] {
+        for kind in [
+            ErrorKind::Validation,
+            ErrorKind::Aborted,
+            ErrorKind::Api,
+            ErrorKind::Decode,
+        ] {
             assert!(!is_retryable(kind, Some(503)));
         }
     }

@@ -6,7 +6,6 @@
 //! `UsersApiError`s, and from there in log aggregators. So the values of
 //! credential headers are collected per call and cut out of any error text.
 
-use crate::prelude::*;
 /// What a redacted secret is replaced with.
 pub const REDACTED: &str = "[REDACTED]";
 
@@ -18,23 +17,18 @@ const MIN_SECRET_CHARS: usize = 4;
 /// ones, and any name that says token, secret, key, auth, session, cookie,
 /// password or credential (`X-Api-Key`, `X-Auth-Token`, ...).
 pub fn is_credential_header(lower_name: &str) -> bool {
-    const WORDS: [&[u8]; 9] = [
-        b"auth",
-        b"token",
-        b"secret",
-        b"key",
-        b"session",
-        b"cookie",
-        b"password",
-        b"credential",
-        b"jwt",
+    const WORDS: [&str; 9] = [
+        "auth",
+        "token",
+        "secret",
+        "key",
+        "session",
+        "cookie",
+        "password",
+        "credential",
+        "jwt",
     ];
-    // Byte windows rather than `str::contains`: core's substring searcher
-    // costs about 2 KB of wasm for nine short words.
-    let name = lower_name.as_bytes();
-    WORDS
-        .iter()
-        .any(|word| name.windows(word.len()).any(|w| w == *word))
+    WORDS.iter().any(|word| lower_name.contains(word))
 }
 
 /// The strings to cut out of error text for these headers: each credential
@@ -47,15 +41,11 @@ pub fn secrets<'a>(headers: impl Iterator<Item = (&'a str, &'a str)>) -> Vec<Str
             continue;
         }
         let value = trim_spaces(value);
-        let token = value
-            .bytes()
-            .position(|b| b == b' ')
-            .and_then(|at| value.get(at + 1..))
-            .map(trim_spaces);
+        let token = value.split_once(' ').map(|(_, token)| trim_spaces(token));
         for piece in [Some(value), token].into_iter().flatten() {
             if piece.chars().count() >= MIN_SECRET_CHARS && !found.iter().any(|s| s == piece) {
-                // Longest first, so a full value goes before the token
-                // inside it (an insertion: a sort would cost ~4 KB of wasm).
+                // Longest first, so a full value is cut before the token
+                // inside it.
                 let at = found
                     .iter()
                     .position(|s| s.len() < piece.len())
@@ -67,17 +57,23 @@ pub fn secrets<'a>(headers: impl Iterator<Item = (&'a str, &'a str)>) -> Vec<Str
     found
 }
 
+/// `text` with every secret (longest first, as [`secrets`] orders them)
+/// replaced by [`REDACTED`].
+pub fn redact(text: &str, secrets: &[String]) -> String {
+    let mut text = text.to_string();
+    for secret in secrets {
+        if text.contains(secret.as_str()) {
+            text = text.replace(secret.as_str(), REDACTED);
+        }
+    }
+    text
+}
+
 /// `text` without leading and trailing spaces and tabs: what `fetch` itself
 /// strips from a header value (HTTP whitespace; CR and LF are refused
 /// earlier), so what is left is what goes on the wire.
 fn trim_spaces(text: &str) -> &str {
-    let bytes = text.as_bytes();
-    let start = bytes.iter().position(|b| !matches!(b, b' ' | b'\t'));
-    let end = bytes.iter().rposition(|b| !matches!(b, b' ' | b'\t'));
-    match (start, end) {
-        (Some(start), Some(end)) => text.get(start..=end).unwrap_or(""),
-        _ => "",
-    }
+    text.trim_matches([' ', '\t'])
 }
 
 #[cfg(test)]
@@ -115,6 +111,16 @@ mod tests {
                 "s3cr3t-token".to_string()
             ]
         );
+    }
+
+    #[test]
+    fn redact_cuts_every_secret() {
+        let secrets = secrets([("Authorization", "Bearer abcd1234")].into_iter());
+        assert_eq!(
+            redact("got Bearer abcd1234 and abcd1234", &secrets),
+            "got [REDACTED] and [REDACTED]"
+        );
+        assert_eq!(redact("nothing", &secrets), "nothing");
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! A plain-Rust picture of a JS value, so that validation and envelope
 //! checks run (and unit-test) without a JS engine. `js::value_of` builds it.
 
-use crate::prelude::*;
-use crate::text::{number, Text};
+use std::fmt;
+
+use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 /// What a JS value is, with the content the checks need.
 #[derive(Clone, Debug, PartialEq)]
@@ -51,20 +52,147 @@ impl Value {
             Value::Bool(true) => "true".into(),
             Value::Bool(false) => "false".into(),
             Value::Number(n) => number(*n),
-            Value::Str(s) => Text::new().quoted(s).done(),
+            Value::Str(s) => quoted(s),
             Value::Array => "an array".into(),
             Value::Function => "a function".into(),
             Value::Object => "an object".into(),
-            Value::Other(what) => Text::new().push("a ").push(what).done(),
+            Value::Other(what) => format!("a {what}"),
         }
     }
 }
 
-/// `Number.isInteger`, without `f64::trunc` (which is not in `core`):
-/// every finite float of 2^52 or more is whole, and below that the
-/// round trip through `i64` is exact.
+mod of_js {
+    use wasm_bindgen::prelude::*;
+
+    use super::Value;
+
+    #[wasm_bindgen]
+    extern "C" {
+        // `Object.prototype.toString.call(value)`: "[object Object]" for plain
+        // objects (and class instances), "[object Date]" and so on otherwise.
+        // It throws for a revoked proxy, hence `catch`.
+        #[wasm_bindgen(js_namespace = ["Object", "prototype", "toString"], js_name = call, catch)]
+        fn to_string_tag(value: &JsValue) -> Result<js_sys::JsString, JsValue>;
+    }
+
+    impl Value {
+        /// The picture of a JS value. Reading a string copies it.
+        pub fn of(value: &JsValue) -> Value {
+            if value.is_undefined() {
+                Value::Undefined
+            } else if value.is_null() {
+                Value::Null
+            } else if let Some(b) = value.as_bool() {
+                Value::Bool(b)
+            } else if let Some(n) = value.as_f64() {
+                Value::Number(n)
+            } else if let Some(s) = value.as_string() {
+                Value::Str(s)
+            } else if value.is_function() {
+                Value::Function
+            } else if value.is_symbol() {
+                Value::Other("symbol")
+            } else if value.is_bigint() {
+                Value::Other("bigint")
+            } else if js_sys::Array::is_array(value) {
+                Value::Array
+            } else if to_string_tag(value).is_ok_and(|tag| tag == "[object Object]") {
+                Value::Object
+            } else {
+                Value::Other("non-plain object")
+            }
+        }
+    }
+}
+
+/// `Number.isInteger`.
 pub fn is_whole(n: f64) -> bool {
-    n.is_finite() && (n.abs() >= 4_503_599_627_370_496.0 || n == (n as i64) as f64)
+    n.is_finite() && n.trunc() == n
+}
+
+/// How many characters of a rejected value a message shows.
+pub const SHOWN_CHARS: usize = 64;
+
+/// `value` in double quotes, cut to [`SHOWN_CHARS`] characters so that a
+/// huge hostile string cannot make a huge message.
+pub fn quoted(value: &str) -> String {
+    let shown: String = value.chars().take(SHOWN_CHARS).collect();
+    let ellipsis = if shown.len() < value.len() { "…" } else { "" };
+    format!("\"{shown}{ellipsis}\"")
+}
+
+/// A number as JavaScript writes it. On wasm32 the platform writes it
+/// (`Number.prototype.toString`), which keeps Rust's float formatting out
+/// of the `.wasm`; natively (tests) Rust's `Display`, which agrees for the
+/// values messages show.
+pub fn number(n: f64) -> String {
+    #[cfg(target_arch = "wasm32")]
+    {
+        js_sys::Number::from(n)
+            .to_string_with_radix(10)
+            .map(String::from)
+            .unwrap_or_default()
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        if n.is_nan() {
+            "NaN".into()
+        } else if n.is_infinite() {
+            (if n > 0.0 { "Infinity" } else { "-Infinity" }).into()
+        } else {
+            format!("{n}")
+        }
+    }
+}
+
+/// A value read through serde (serde-wasm-bindgen reads JSON-like JS values
+/// this way): its kind and its scalar content, nothing of what is inside
+/// arrays and objects.
+impl<'de> Deserialize<'de> for Value {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(ValueVisitor)
+    }
+}
+
+struct ValueVisitor;
+
+impl<'de> Visitor<'de> for ValueVisitor {
+    type Value = Value;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any value")
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::Number(v as f64))
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::Number(v as f64))
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
+        Ok(Value::Number(v))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::Str(v.into()))
+    }
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Value, E> {
+        Ok(Value::Str(v))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(Value::Array)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(Value::Object)
+    }
 }
 
 #[cfg(test)]
@@ -81,6 +209,27 @@ mod tests {
         assert_eq!(Value::Number(-0.5).as_integer(), None);
         assert_eq!(Value::Number(1e300).as_integer(), Some(1e300));
         assert_eq!(Value::Number(4_503_599_627_370_495.5).as_integer(), None);
+    }
+
+    #[test]
+    fn reads_through_serde() {
+        use serde::de::value::{Error, F64Deserializer, StrDeserializer, UnitDeserializer};
+        let number = F64Deserializer::<Error>::new(1.5);
+        assert_eq!(Value::deserialize(number).ok(), Some(Value::Number(1.5)));
+        let text = StrDeserializer::<Error>::new("x");
+        assert_eq!(Value::deserialize(text).ok(), Some(Value::Str("x".into())));
+        let unit = UnitDeserializer::<Error>::new();
+        assert_eq!(Value::deserialize(unit).ok(), Some(Value::Null));
+    }
+
+    #[test]
+    fn quotes_and_cuts() {
+        assert_eq!(quoted("a"), "\"a\"");
+        let long = "x".repeat(100);
+        assert_eq!(quoted(&long), format!("\"{}…\"", "x".repeat(64)));
+        assert_eq!(number(f64::NAN), "NaN");
+        assert_eq!(number(-1.0), "-1");
+        assert_eq!(number(1.5), "1.5");
     }
 
     #[test]

@@ -184,3 +184,25 @@ export async function attemptsOf(base) {
 export function uniqueKey() {
   return `k${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
 }
+
+// For the Rust API tests (rust_api.rs): custom `fetch` functions that fail
+// in the ways gloo-net 0.7 does not expect (a panic there would trap the
+// module).
+
+/** A `fetch` whose promise rejects with `reason` (any value, not an Error). */
+export function fetchRejectingWith(reason) { return () => Promise.reject(reason); }
+/** A `fetch` that throws `value` synchronously. */
+export function fetchThrowing(value) { return () => { throw value; }; }
+/** A `fetch` whose promise resolves with `value`. */
+export function fetchResolvingWith(value) { return () => Promise.resolve(value); }
+/** Things a broken `fetch` may resolve with instead of a Response. */
+export function oddResponse(name) {
+  switch (name) {
+    case "empty": return {};
+    case "number": return 5;
+    case "no-status": return { text: () => Promise.resolve('{"status":200,"result":{"totalUsers":1}}') };
+    case "bad-status": return { status: 1000, text: () => Promise.resolve("") };
+    case "text-throws": return { status: 200, headers: new Headers(), text() { throw new Error("no body"); } };
+    default: throw new Error(`unknown odd response ${name}`);
+  }
+}

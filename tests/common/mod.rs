@@ -13,13 +13,14 @@ use js_sys::{Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-pub use user_management_client::{count_users, list_users, UsersClient};
+pub use user_management_client::js::{count_users, list_users, JsUsersClient as UsersClient};
 
 mod faults;
 mod hostile;
 mod requests;
 mod responses;
 mod retries;
+mod rust_api;
 mod secrets;
 mod validation;
 

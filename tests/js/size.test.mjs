@@ -3,6 +3,8 @@
 // level 9, must stay within BUDGET_BYTES. Size is deterministic for a given
 // toolchain, so unlike speed it is a proper test. Lower the budget when the
 // package shrinks; raising it is a decision to write down in the README.
+// Issue 12 raised it: the client on serde, serde-wasm-bindgen and gloo-net
+// measured 52,225 B (README, "Design notes"); the budget is that plus 3%.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync, statSync } from "node:fs";
@@ -10,7 +12,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
-const BUDGET_BYTES = 26 * 1024;
+const BUDGET_BYTES = 53_792;
 
 const web = fileURLToPath(new URL("../../pkg/web/", import.meta.url));
 

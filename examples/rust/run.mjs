@@ -1,0 +1,55 @@
+// Runs the Rust example (examples/rust) in Node against the server at
+// USERS_API_URL and checks its numbers against raw fetches. Builds nothing:
+// it loads the output of
+//   wasm-pack build --target nodejs --dev examples/rust
+// (examples/rust/pkg, or the directory in RUST_EXAMPLE_PKG).
+// scripts/rust-example.sh does both.
+import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const pkg = path.resolve(process.env.RUST_EXAMPLE_PKG ?? path.join(here, "pkg"));
+const { run } = createRequire(import.meta.url)(path.join(pkg, "user_management_client_example.js"));
+
+const base = process.env.USERS_API_URL;
+assert.ok(base, "set USERS_API_URL (scripts/with-server.sh does)");
+
+/** The `result` of a raw POST to the server. */
+async function raw(route, params) {
+  const response = await fetch(new URL(route, base.endsWith("/") ? base : base + "/"), {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(params),
+  });
+  assert.equal(response.status, 200, `${route}: HTTP ${response.status}`);
+  const envelope = await response.json();
+  assert.equal(envelope.status, 200, `${route}: status ${envelope.status}`);
+  return envelope.result;
+}
+
+const summary = await run(base);
+console.log(JSON.stringify(summary));
+
+const active = await raw("api/users/count", { active: "true" });
+const all = await raw("api/users/count", {});
+const list = await raw("api/users", { active: "true", page: 1, pageSize: 5 });
+assert.equal(summary.activeUsers, active.totalUsers, "active users");
+assert.equal(summary.allUsers, all.totalUsers, "all users");
+assert.ok(summary.activeUsers > 0 && summary.activeUsers <= summary.allUsers);
+assert.equal(summary.listTotal, active.totalUsers, "the list's total");
+assert.equal(summary.page, 1);
+assert.equal(summary.pageSize, 5);
+assert.deepEqual(summary.firstPage, list.users.map((u) => u.username), "the first page");
+assert.equal(summary.refused, "validation:baseUrl");
+
+// A failed call rejects with the client's UsersApiError.
+const failure = await run("http://127.0.0.1:9/").then(
+  (value) => assert.fail(`expected a rejection, got ${JSON.stringify(value)}`),
+  (error) => error,
+);
+assert.equal(failure?.constructor?.name, "UsersApiError");
+assert.equal(failure.kind, "network", failure.message);
+
+console.log("rust example: ok");

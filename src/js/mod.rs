@@ -1,0 +1,96 @@
+//! The JS exports: `countUsers`, `listUsers` and the `UsersClient` class
+//! (`UsersApiError` is the class in `js/snippet.js`). A thin layer over the
+//! Rust API: it reads the JS arguments ([`read`]), then runs the same
+//! [`crate::UsersClient`] call and hands back its promise.
+//!
+//! Calls never throw: every failure, a bad argument included, is a rejected
+//! promise. Only the constructor throws, at once, for bad options.
+
+use js_sys::{Object, Promise};
+use wasm_bindgen::prelude::*;
+
+use crate::client::{CallOptions, UsersClient};
+use crate::error::Error;
+use crate::model::Operation;
+
+pub mod read;
+
+/// `UsersClient` in JavaScript: a client bound to one base URL and set of
+/// options.
+#[wasm_bindgen(js_name = UsersClient)]
+pub struct JsUsersClient {
+    client: UsersClient,
+}
+
+#[wasm_bindgen(js_class = UsersClient)]
+impl JsUsersClient {
+    /// `new UsersClient(options | baseUrl)`; throws a `validation`
+    /// `UsersApiError` at once for bad options.
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> Result<JsUsersClient, JsValue> {
+        let client = UsersClient::new(read::client_options(&options)?)?;
+        Ok(JsUsersClient { client })
+    }
+
+    /// `countUsers(params?, options?)`: `POST {baseUrl}/api/users/count`.
+    #[wasm_bindgen(js_name = countUsers)]
+    pub fn count_users(&self, params: JsValue, options: JsValue) -> Promise {
+        let call = read::call_options(&options);
+        start(
+            Operation::Count,
+            call.map(|call| (self.client.clone(), call)),
+            &params,
+        )
+    }
+
+    /// `listUsers(params?, options?)`: `POST {baseUrl}/api/users`.
+    #[wasm_bindgen(js_name = listUsers)]
+    pub fn list_users(&self, params: JsValue, options: JsValue) -> Promise {
+        let call = read::call_options(&options);
+        start(
+            Operation::List,
+            call.map(|call| (self.client.clone(), call)),
+            &params,
+        )
+    }
+}
+
+/// One-shot `countUsers(baseUrl, params?, options?)`.
+#[wasm_bindgen(js_name = countUsers)]
+pub fn count_users(base_url: JsValue, params: JsValue, options: JsValue) -> Promise {
+    start(Operation::Count, one_shot(&base_url, &options), &params)
+}
+
+/// One-shot `listUsers(baseUrl, params?, options?)`.
+#[wasm_bindgen(js_name = listUsers)]
+pub fn list_users(base_url: JsValue, params: JsValue, options: JsValue) -> Promise {
+    start(Operation::List, one_shot(&base_url, &options), &params)
+}
+
+fn one_shot(base_url: &JsValue, options: &JsValue) -> Result<(UsersClient, CallOptions), Error> {
+    let (client, call) = read::one_shot_options(base_url, options)?;
+    Ok((UsersClient::new(client)?, call))
+}
+
+/// Reads the params now (so that a caller's later changes to the object do
+/// not count) and runs the call. Every export goes through this one async
+/// block, so the `.wasm` holds one future-to-promise adapter, not four.
+fn start(
+    operation: Operation,
+    client: Result<(UsersClient, CallOptions), Error>,
+    params: &JsValue,
+) -> Promise {
+    let ready = client.and_then(|(client, call)| {
+        let object: Object = read::params(operation, client.params_in(), params)?;
+        Ok((client, call, object))
+    });
+    match ready {
+        Ok((client, call, object)) => wasm_bindgen_futures::future_to_promise(async move {
+            client
+                .call(operation, &object, &call)
+                .await
+                .map_err(JsValue::from)
+        }),
+        Err(error) => Promise::reject(&error.into()),
+    }
+}

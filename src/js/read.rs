@@ -1,0 +1,293 @@
+//! Reading what JavaScript passes in: option objects into the Rust API's
+//! [`ClientOptions`] and [`CallOptions`], params into the model. Every JS
+//! value is looked at once, through catching bindings (a getter may throw,
+//! a proxy may trap), and described as a [`Value`] for the pure rules.
+//! Option objects hold functions and signals, which serde cannot carry; the
+//! params cross into the model through serde-wasm-bindgen.
+
+use std::rc::Rc;
+
+use js_sys::{Array, Function, JsString, Object, Promise, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::AbortSignal;
+
+use crate::client::{CallOptions, ClientOptions, HeaderList, HeaderProvider};
+use crate::error::Error;
+use crate::model::{Active, CountParams, Operation, ParamsIn};
+use crate::options::{self, CALL_KEYS, CLIENT_KEYS};
+use crate::params::{check_param, check_params_value};
+use crate::value::{quoted, Value};
+
+#[wasm_bindgen]
+extern "C" {
+    // `Object.keys`, catching: a proxy's `ownKeys` trap may throw (js-sys
+    // declares it without `catch`).
+    #[wasm_bindgen(js_namespace = Object, js_name = keys, catch)]
+    fn object_keys(value: &JsValue) -> Result<Array, JsValue>;
+}
+
+/// The own enumerable keys of an object and their values, in order; each
+/// getter runs once.
+fn entries(object: &JsValue) -> Result<Vec<(String, JsValue)>, JsValue> {
+    let keys = object_keys(object)?;
+    let mut entries = Vec::with_capacity(keys.length() as usize);
+    for key in keys.iter() {
+        let value = Reflect::get(object, &key)?;
+        entries.push((key.as_string().unwrap_or_default(), value));
+    }
+    Ok(entries)
+}
+
+/// The entries of an options object; `undefined` and `null` have none.
+fn option_entries(options: &JsValue) -> Result<Vec<(String, JsValue)>, Error> {
+    match Value::of(options) {
+        Value::Undefined | Value::Null => Ok(Vec::new()),
+        Value::Object => entries(options).map_err(|cause| {
+            Error::validation("options", "the options object could not be read").with_cause(cause)
+        }),
+        other => Err(Error::invalid("options", "an object", &other.shown())),
+    }
+}
+
+/// `new UsersClient(options)`: an options object, or the base URL alone.
+pub fn client_options(options: &JsValue) -> Result<ClientOptions, Error> {
+    if options.is_string() {
+        return base_options(options);
+    }
+    let entries = option_entries(options)?;
+    let base_url = entries
+        .iter()
+        .find(|(key, _)| key == "baseUrl")
+        .map_or(JsValue::UNDEFINED, |(_, value)| value.clone());
+    let mut client = base_options(&base_url)?;
+    for (key, value) in &entries {
+        options::check_option_key(key, &CLIENT_KEYS)?;
+        set_client_option(&mut client, key, value)?;
+    }
+    Ok(client)
+}
+
+/// The one-shot functions: a base URL, and one object holding both client
+/// options (less `baseUrl`) and call options.
+pub fn one_shot_options(
+    base_url: &JsValue,
+    options: &JsValue,
+) -> Result<(ClientOptions, CallOptions), Error> {
+    let mut client = base_options(base_url)?;
+    let mut call = CallOptions::default();
+    for (key, value) in option_entries(options)? {
+        if key == "baseUrl" || !CLIENT_KEYS.contains(&key.as_str()) {
+            let allowed: Vec<&str> = CLIENT_KEYS
+                .iter()
+                .chain(CALL_KEYS.iter())
+                .copied()
+                .filter(|k| *k != "baseUrl")
+                .collect();
+            options::check_option_key(&key, &allowed)?;
+        }
+        if key == "signal" {
+            call.signal = signal(&value)?;
+        } else {
+            set_client_option(&mut client, &key, &value)?;
+        }
+    }
+    Ok((client, call))
+}
+
+/// A call's options object (`undefined` or `null` for none).
+pub fn call_options(options: &JsValue) -> Result<CallOptions, Error> {
+    let mut call = CallOptions::default();
+    for (key, value) in option_entries(options)? {
+        options::check_option_key(&key, &CALL_KEYS)?;
+        match key.as_str() {
+            "signal" => call.signal = signal(&value)?,
+            "timeoutMs" => call.timeout_ms = options::timeout_ms(&Value::of(&value))?,
+            _ => call.headers = headers(&value)?,
+        }
+    }
+    Ok(call)
+}
+
+/// Options with defaults for everything but the base URL, which must be a
+/// string here (`UsersClient::new` checks the rest of it).
+fn base_options(base_url: &JsValue) -> Result<ClientOptions, Error> {
+    match Value::of(base_url) {
+        Value::Str(text) => {
+            options::check_base_url(&Value::Str(text.clone()))?;
+            Ok(ClientOptions::new(text))
+        }
+        other => Err(Error::invalid(
+            "baseUrl",
+            "an absolute http: or https: URL",
+            &other.shown(),
+        )),
+    }
+}
+
+fn set_client_option(client: &mut ClientOptions, key: &str, value: &JsValue) -> Result<(), Error> {
+    let read = Value::of(value);
+    match key {
+        "headers" => match read {
+            Value::Function => client.header_provider = Some(provider(value.clone().into())),
+            _ => client.headers = headers(value)?,
+        },
+        "paramsIn" => client.params_in = options::params_in(&read)?,
+        "timeoutMs" => {
+            client.timeout_ms = options::timeout_ms(&read)?.unwrap_or(options::DEFAULT_TIMEOUT_MS)
+        }
+        "retries" => client.retries = options::retries(&read)?,
+        "credentials" => client.credentials = options::credentials(&read)?,
+        "fetch" => {
+            client.fetch = match read {
+                Value::Undefined => None,
+                Value::Function => Some(value.clone().into()),
+                other => return Err(Error::invalid("fetch", "a function", &other.shown())),
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// An `AbortSignal`, duck-typed so that signals from other realms and
+/// polyfills pass.
+fn signal(value: &JsValue) -> Result<Option<AbortSignal>, Error> {
+    if value.is_undefined() {
+        return Ok(None);
+    }
+    let member = |key: &str| Reflect::get(value, &key.into()).unwrap_or(JsValue::UNDEFINED);
+    let looks_right = value.is_object()
+        && member("aborted").as_bool().is_some()
+        && member("addEventListener").is_function()
+        && member("removeEventListener").is_function();
+    if looks_right {
+        Ok(Some(value.clone().unchecked_into()))
+    } else {
+        Err(Error::invalid(
+            "signal",
+            "an AbortSignal",
+            &Value::of(value).shown(),
+        ))
+    }
+}
+
+/// A headers object: each name an HTTP token, each value a string without
+/// CR, LF, NUL or anything beyond Latin-1.
+pub fn headers(value: &JsValue) -> Result<HeaderList, Error> {
+    match Value::of(value) {
+        Value::Undefined => return Ok(Vec::new()),
+        Value::Object => {}
+        other => {
+            return Err(Error::invalid(
+                "headers",
+                "an object of strings (or, as a client option, a function returning one)",
+                &other.shown(),
+            ))
+        }
+    }
+    let entries = entries(value).map_err(|cause| {
+        Error::validation("headers", "the headers object could not be read").with_cause(cause)
+    })?;
+    let mut list = Vec::with_capacity(entries.len());
+    for (name, value) in entries {
+        options::check_header_name(&name)?;
+        let Value::Str(text) = Value::of(&value) else {
+            return Err(Error::validation(
+                "headers",
+                format!("the value of header {} must be a string", quoted(&name)),
+            ));
+        };
+        if !is_well_formed(&value, &text) {
+            return Err(Error::validation(
+                "headers",
+                format!("the value of header {} is not valid Unicode", quoted(&name)),
+            ));
+        }
+        options::check_header_value(&name, &text)?;
+        list.push((name, text));
+    }
+    Ok(list)
+}
+
+/// The client's header function as a [`HeaderProvider`]: called once per
+/// call; what it returns (or its promise resolves with) is read like the
+/// `headers` option.
+fn provider(function: Function) -> HeaderProvider {
+    Rc::new(move || {
+        let function = function.clone();
+        Box::pin(async move {
+            let returned = function.call0(&JsValue::UNDEFINED).map_err(|cause| {
+                Error::validation("headers", "the headers function threw").with_cause(cause)
+            })?;
+            let given = JsFuture::from(Promise::resolve(&returned))
+                .await
+                .map_err(|cause| {
+                    Error::validation("headers", "the headers function's promise rejected")
+                        .with_cause(cause)
+                })?;
+            headers(&given)
+        })
+    })
+}
+
+/// Whether a JS string (read as `text`) has no lone surrogate. Reading
+/// replaces a lone surrogate with U+FFFD, so only a text holding U+FFFD
+/// needs the exact look.
+fn is_well_formed(value: &JsValue, text: &str) -> bool {
+    !text.contains('\u{FFFD}') || value.unchecked_ref::<JsString>().is_valid_utf16()
+}
+
+/// The params of a call, checked, as the object to send: `query` and
+/// `active` through the model (serde-wasm-bindgen both ways), and for a
+/// list every other key with the caller's own value, unchanged.
+pub fn params(
+    operation: Operation,
+    params_in: ParamsIn,
+    params: &JsValue,
+) -> Result<Object, Error> {
+    let mut typed = CountParams::default();
+    let mut others = Vec::new();
+    if check_params_value(&Value::of(params))? {
+        let entries = entries(params).map_err(|cause| {
+            Error::validation("params", "the params object could not be read").with_cause(cause)
+        })?;
+        for (key, value) in entries {
+            let read = Value::of(&value);
+            if check_param(operation, params_in, &key, &read)?.is_none() {
+                continue;
+            }
+            if let Value::Str(text) = &read {
+                if !is_well_formed(&value, text) {
+                    return Err(Error::validation(
+                        &key,
+                        format!(
+                            "{} has a lone surrogate: it is not valid Unicode and cannot be sent",
+                            quoted(&key)
+                        ),
+                    ));
+                }
+            }
+            match (key.as_str(), read) {
+                ("active", Value::Bool(b)) => typed.active = Some(Active::from(b)),
+                ("active", Value::Str(text)) => typed.active = Active::from_wire(&text),
+                ("query", Value::Str(text)) => typed.query = Some(text),
+                _ => others.push((key, value)),
+            }
+        }
+    }
+    let serializer = serde_wasm_bindgen::Serializer::json_compatible();
+    let object: Object = serde::Serialize::serialize(&typed, &serializer)
+        .map_err(|error| Error::validation("params", error.to_string()))?
+        .unchecked_into();
+    if others.is_empty() {
+        return Ok(object);
+    }
+    // A null-prototype object: a `__proto__` key stays a key.
+    let all = Object::assign(&Object::create(&JsValue::NULL.unchecked_into()), &object);
+    for (key, value) in others {
+        // Cannot fail: a plain object this module made.
+        let _ = Reflect::set(&all, &key.into(), &value);
+    }
+    Ok(all)
+}

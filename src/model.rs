@@ -1,0 +1,225 @@
+//! The data model, shared by the Rust API and the JS layer: what a call
+//! sends ([`CountParams`], [`ListParams`]) and what it gets back
+//! ([`Envelope`], [`Count`]). serde types with camelCase wire names, so
+//! that serde-wasm-bindgen moves them across the JS boundary.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::de::{self, Deserializer, Visitor};
+use serde::{Deserialize, Serialize, Serializer};
+
+/// Which users `active` selects. On the wire: `"all"`, `"true"`, `"false"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Active {
+    /// Active and inactive users.
+    All,
+    /// Active users only.
+    True,
+    /// Inactive users only.
+    False,
+}
+
+impl Active {
+    /// The wire form.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Active::All => "all",
+            Active::True => "true",
+            Active::False => "false",
+        }
+    }
+
+    /// The three wire forms, and nothing else (`"TRUE"` and `"yes"` are not
+    /// `active` values).
+    pub fn from_wire(text: &str) -> Option<Active> {
+        match text {
+            "all" => Some(Active::All),
+            "true" => Some(Active::True),
+            "false" => Some(Active::False),
+            _ => None,
+        }
+    }
+}
+
+impl From<bool> for Active {
+    fn from(value: bool) -> Active {
+        if value {
+            Active::True
+        } else {
+            Active::False
+        }
+    }
+}
+
+impl Serialize for Active {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+/// Accepts the three strings and booleans (the contract's `Active | boolean`).
+impl<'de> Deserialize<'de> for Active {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Active, D::Error> {
+        struct ActiveVisitor;
+        impl Visitor<'_> for ActiveVisitor {
+            type Value = Active;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(ACTIVE_EXPECTED)
+            }
+            fn visit_bool<E: de::Error>(self, value: bool) -> Result<Active, E> {
+                Ok(Active::from(value))
+            }
+            fn visit_str<E: de::Error>(self, value: &str) -> Result<Active, E> {
+                Active::from_wire(value).ok_or_else(|| E::custom(ACTIVE_EXPECTED))
+            }
+        }
+        deserializer.deserialize_any(ActiveVisitor)
+    }
+}
+
+/// The allowed `active` values, as messages show them.
+pub const ACTIVE_EXPECTED: &str = "\"all\", \"true\", \"false\" or a boolean";
+
+/// The params of `count_users`: the only two the API takes.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CountParams {
+    /// Matched against usernames and phone values.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub query: Option<String>,
+    /// Which users to count.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub active: Option<Active>,
+}
+
+/// The params of `list_users`. The spec does not show the list's params, so
+/// besides `query` and `active` the usual paging pair is typed and any other
+/// key goes in [`ListParams::extra`], sent as given.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListParams {
+    /// Matched against usernames and phone values.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub query: Option<String>,
+    /// Which users to list.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub active: Option<Active>,
+    /// The page to return (sent as `page`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page: Option<u64>,
+    /// Users per page (sent as `pageSize`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page_size: Option<u64>,
+    /// Any other param, by its wire name.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, String>,
+}
+
+/// What every answer carries: `{ status, result }`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Envelope<T> {
+    /// The API's own status; 200 on success (the client rejects any other).
+    pub status: i64,
+    /// The operation's result.
+    pub result: T,
+}
+
+/// The result of a count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Count {
+    /// How many users match.
+    pub total_users: u64,
+}
+
+/// Where params go (`paramsIn`). Default: [`ParamsIn::Body`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ParamsIn {
+    /// A JSON object body, `Content-Type: application/json`.
+    #[default]
+    Body,
+    /// The URL's query string; no body.
+    Query,
+    /// An `application/x-www-form-urlencoded` body.
+    Form,
+}
+
+impl ParamsIn {
+    /// The `Content-Type` of the body this mode sends, if any.
+    pub fn content_type(self) -> Option<&'static str> {
+        match self {
+            ParamsIn::Body => Some("application/json"),
+            ParamsIn::Query => None,
+            ParamsIn::Form => Some("application/x-www-form-urlencoded;charset=UTF-8"),
+        }
+    }
+}
+
+/// The `credentials` mode of `fetch`. Left unset, the platform's default
+/// (`"same-origin"`) applies, and no member is sent: Cloudflare Workers
+/// reject a `credentials` member.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Credentials {
+    /// Never send cookies.
+    Omit,
+    /// Cookies for same-origin requests.
+    SameOrigin,
+    /// Cookies for every request.
+    Include,
+}
+
+/// Which operation a call is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Operation {
+    /// `POST /api/users/count`: takes only `query` and `active`.
+    Count,
+    /// `POST /api/users`: passes other keys through.
+    List,
+}
+
+impl Operation {
+    /// The path below the base URL.
+    pub fn path(self) -> &'static str {
+        match self {
+            Operation::Count => "/api/users/count",
+            Operation::List => "/api/users",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::de::value::{BoolDeserializer, Error as ValueError, StrDeserializer};
+
+    #[test]
+    fn active_takes_three_strings_and_booleans() {
+        for (text, active) in [
+            ("all", Active::All),
+            ("true", Active::True),
+            ("false", Active::False),
+        ] {
+            let de = StrDeserializer::<ValueError>::new(text);
+            assert_eq!(Active::deserialize(de).ok(), Some(active));
+            assert_eq!(active.as_str(), text);
+        }
+        for b in [true, false] {
+            let de = BoolDeserializer::<ValueError>::new(b);
+            assert_eq!(Active::deserialize(de).ok(), Some(Active::from(b)));
+        }
+        for bad in ["TRUE", "yes", "", " all"] {
+            let de = StrDeserializer::<ValueError>::new(bad);
+            assert!(Active::deserialize(de).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn wire_names() {
+        assert_eq!(Operation::Count.path(), "/api/users/count");
+        assert_eq!(ParamsIn::Query.content_type(), None);
+        assert_eq!(ParamsIn::default(), ParamsIn::Body);
+    }
+}
