@@ -258,12 +258,17 @@ Deno.test("the package works in Deno", async () => {
 // The type test under each resolver, against the installed package: each
 // folder of tests/types/ (a tsconfig.json, and a package.json for the
 // module format) gets contract.ts and is compiled with tsc --noEmit.
-for (const resolver of ["nodenext-esm", "nodenext-cjs", "bundler"]) {
-  checks[`Types: contract.ts under ${resolver}`] = () => {
+// Each must also get the declarations of the format it loads: index.d.cts
+// for a CommonJS file under nodenext (node + require), else index.d.ts.
+const declarationsFor = { "nodenext-esm": "index.d.ts", "nodenext-cjs": "index.d.cts", bundler: "index.d.ts" };
+for (const [resolver, declarations] of Object.entries(declarationsFor)) {
+  checks[`Types: contract.ts under ${resolver} (${declarations})`] = () => {
     const dir = join(scratch, "types", resolver);
     cpSync(join(repo, "tests/types", resolver), dir, { recursive: true });
     cpSync(join(repo, "tests/types/contract.ts"), join(dir, "contract.ts"));
-    run(bin("tsc"), ["-p", dir]);
+    const files = run(bin("tsc"), ["-p", dir, "--explainFiles"]);
+    const got = files.match(/^node_modules\/user-management-client\/(\S+)$/m)?.[1];
+    if (got !== declarations) throw new Error(`resolved the package's types to ${got}, expected ${declarations}`);
     return expected;
   };
 }
