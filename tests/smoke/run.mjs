@@ -9,7 +9,7 @@
 // the installed package, under each resolver. Prints `smoke: N passed, M
 // failed` and exits non-zero on any failure.
 import { execFileSync, spawn } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -145,6 +145,14 @@ async function inChromium(pageUrl) {
 
 // --- the runtimes -----------------------------------------------------------
 const checks = {
+  // One .wasm in the tarball, the one every entry uses (the smoke checks
+  // below run each entry).
+  "Package: one .wasm": () => {
+    const installed = join(scratch, "node_modules/user-management-client");
+    const wasms = readdirSync(installed, { recursive: true }).filter((f) => String(f).endsWith(".wasm"));
+    if (wasms.join() !== "web/user_management_client_bg.wasm") throw new Error(`.wasm files in the tarball: ${wasms.join(", ")}`);
+    return expected;
+  },
   "Node ESM": () => lastJson(run("node", ["examples/node/count.mjs"])),
   "Node CommonJS": () => lastJson(run("node", ["examples/node/count.cjs"])),
   "Node, bundled by esbuild": () => {
