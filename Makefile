@@ -16,7 +16,7 @@ setup:
 	@bash scripts/setup.sh
 
 ## The npm package in pkg/: the web target (pkg/web/, which the demo page
-## loads), the nodejs target (pkg/node/), the entries and package.json.
+## loads; its .wasm is the one every entry uses), the entries and package.json.
 build: setup
 	scripts/package.sh
 
@@ -63,9 +63,14 @@ js-tests: debug-server
 load: debug-server
 	scripts/with-server.sh -- node --test tests/load/
 
-## The packed package installed and used in Node (ESM, CommonJS, bundled),
-## Deno, workerd, and Chromium (plain modules, bundled); and its types.
+## The package's manifest and types checked by attw (node10, node16 from
+## CommonJS and ESM, bundler) and publint (warnings fail); then the packed
+## package installed and used in Node (ESM, CommonJS, bundled), Bun (import,
+## require), Deno, workerd, and Chromium (plain modules, esbuild, Vite build
+## and dev server, webpack); and its types under each resolver.
 smoke: debug-server
+	attw --pack pkg --format table-flipped
+	@out=$$(publint --strict pkg 2>&1); echo "$$out"; grep -q '^All good!$$' <<<"$$out" || { echo "publint: not all good" >&2; exit 1; }
 	tsc -p tests/types
 	scripts/with-server.sh -- node tests/smoke/run.mjs
 

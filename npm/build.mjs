@@ -1,12 +1,13 @@
 // Assembles pkg/ into ONE npm package from wasm-bindgen's web target
-// (pkg/web/) and nodejs target (pkg/node/): the entry modules and types from
-// npm/, a package.json whose `exports` route each runtime to the entry that
-// loads the .wasm the way that runtime allows, and nothing a user does not
-// need. Run by scripts/package.sh after both wasm-pack builds.
+// (pkg/web/): the entry modules and types from npm/, a package.json whose
+// `exports` route each runtime to the entry that loads the .wasm the way that
+// runtime allows, and nothing a user does not need. Every entry, CommonJS
+// included, uses the one web/user_management_client_bg.wasm. Run by
+// scripts/package.sh after the wasm-pack build.
 import { readFileSync, writeFileSync, readdirSync, rmSync, copyFileSync, existsSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { transformSync } from "esbuild";
+import { buildSync, transformSync } from "esbuild";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const pkg = join(root, "pkg");
@@ -22,44 +23,58 @@ function snippet(target) {
   return `snippets/${crate}/js/snippet.js`;
 }
 
-// wasm-pack leaves a .gitignore of "*" in each output: npm pack would obey it.
-for (const target of ["web", "node"]) {
-  rmSync(join(pkg, target, ".gitignore"), { force: true });
-  rmSync(join(pkg, target, "package.json"), { force: true });
-}
-
-// The nodejs target is CommonJS, but the snippet is an ES module: turn its
-// `export`s into `module.exports`, and mark the folder CommonJS (the package
-// itself is "type": "module").
-const nodeSnippet = join(pkg, "node", snippet("node"));
-let source = readFileSync(nodeSnippet, "utf8");
-const names = [...source.matchAll(/^export (?:class|function|async function) (\w+)/gm)].map((m) => m[1]);
-source = source.replace(/^export (class|function|async function) /gm, "$1 ");
-if (/^export /m.test(source)) throw new Error("snippet.js has an export form build.mjs cannot convert");
-writeFileSync(nodeSnippet, `"use strict";\n${source}\nmodule.exports = { ${names.join(", ")} };\n`);
-writeFileSync(join(pkg, "node", "package.json"), JSON.stringify({ type: "commonjs" }) + "\n");
+// wasm-pack leaves a .gitignore of "*" in its output: npm pack would obey it.
+rmSync(join(pkg, "web", ".gitignore"), { force: true });
+rmSync(join(pkg, "web", "package.json"), { force: true });
+// What an earlier build left: the nodejs target is no longer built.
+rmSync(join(pkg, "node"), { recursive: true, force: true });
 
 // Ship the JS minified, as bundlers would (the readable source is js/ and
 // wasm-bindgen's output): about 3 KB less gzipped for a browser, measured
 // by bench/. Names that are exported stay as they are.
-for (const target of ["web", "node"]) {
-  for (const file of [join(pkg, target, "user_management_client.js"), join(pkg, target, snippet(target))]) {
-    const { code } = transformSync(readFileSync(file, "utf8"), { minify: true, target: "es2020" });
-    writeFileSync(file, code);
-  }
+for (const file of [join(pkg, "web", "user_management_client.js"), join(pkg, "web", snippet("web"))]) {
+  const { code } = transformSync(readFileSync(file, "utf8"), { minify: true, target: "es2020" });
+  writeFileSync(file, code);
 }
 
-const entries = { "browser.js": "web", "workerd.js": "web", "deno.js": "web", "node.mjs": "web", "node.cjs": "node" };
-for (const [file, target] of Object.entries(entries)) {
-  const text = readFileSync(join(npm, file), "utf8").replace("__SNIPPET__", snippet(target));
+const entries = ["browser.js", "workerd.js", "deno.js", "node.mjs"];
+for (const file of entries) {
+  const text = readFileSync(join(npm, file), "utf8").replace("__SNIPPET__", snippet("web"));
   writeFileSync(join(pkg, file), text);
 }
-copyFileSync(join(npm, "index.d.ts"), join(pkg, "index.d.ts"));
+
+// node.cjs: npm/node-cjs.mjs bundled into CommonJS with the web glue and
+// snippet inlined, so `require` loads the same web/ .wasm as the other
+// entries (no second wasm-bindgen target, no second .wasm). The glue's
+// `import.meta.url` only serves its `init()` without arguments, which
+// node.cjs never calls: it is left empty.
+const cjsSource = join(pkg, ".node-cjs.mjs");
+writeFileSync(cjsSource, readFileSync(join(npm, "node-cjs.mjs"), "utf8").replace("__SNIPPET__", snippet("web")));
+try {
+  buildSync({
+    entryPoints: [cjsSource], outfile: join(pkg, "node.cjs"), bundle: true, format: "cjs",
+    platform: "node", target: "node18", minify: true, logLevel: "warning", logOverride: { "empty-import-meta": "silent" },
+    banner: { js: "// Node.js, CommonJS: the web target's glue and snippet, bundled by esbuild from npm/node-cjs.mjs.\n\"use strict\";" },
+  });
+} finally {
+  rmSync(cjsSource, { force: true });
+}
+
+// Types: one declaration file per module format (attw, publint), the same
+// declarations in each; index.d.cts is read as CommonJS, for node.cjs.
+const declarations = readFileSync(join(npm, "index.d.ts"), "utf8");
+writeFileSync(join(pkg, "index.d.ts"), declarations);
+writeFileSync(join(pkg, "index.d.cts"), declarations);
 copyFileSync(join(npm, "README.md"), join(pkg, "README.md"));
 for (const license of ["LICENSE", "LICENSE-MIT", "LICENSE-APACHE"]) {
   if (existsSync(join(root, license))) copyFileSync(join(root, license), join(pkg, license));
 }
 
+// Every leaf names its types, so each resolver gets the declarations of
+// the format it loads: ESM (index.d.ts) everywhere but node + require
+// (index.d.cts). `main` and top-level `types` are for resolvers without
+// `exports` (TypeScript's node10, old bundlers).
+const esm = (file) => ({ types: "./index.d.ts", default: file });
 const manifest = {
   name: field("name"),
   version: field("version"),
@@ -68,38 +83,35 @@ const manifest = {
   repository: { type: "git", url: field("repository") },
   type: "module",
   engines: { node: ">=18" },
-  types: "./index.d.ts",
+  types: "./index.d.cts",
   main: "./node.cjs",
   module: "./browser.js",
-  browser: "./browser.js",
   exports: {
     ".": {
-      types: "./index.d.ts",
-      workerd: "./workerd.js",
-      worker: "./workerd.js",
-      deno: "./deno.js",
-      node: { import: "./node.mjs", require: "./node.cjs" },
-      browser: "./browser.js",
-      default: "./browser.js",
+      workerd: esm("./workerd.js"),
+      worker: esm("./workerd.js"),
+      deno: esm("./deno.js"),
+      node: {
+        import: esm("./node.mjs"),
+        require: { types: "./index.d.cts", default: "./node.cjs" },
+      },
+      browser: esm("./browser.js"),
+      default: esm("./browser.js"),
     },
     "./package.json": "./package.json",
   },
-  // Every entry instantiates the .wasm when imported.
+  // Every entry instantiates the .wasm when loaded.
   sideEffects: ["./browser.js", "./workerd.js", "./deno.js", "./node.mjs", "./node.cjs"],
   files: [
     "index.d.ts",
-    ...Object.keys(entries),
+    "index.d.cts",
+    ...entries,
+    "node.cjs",
     "web/user_management_client.js",
-    "web/user_management_client.d.ts",
     "web/user_management_client_bg.wasm",
     `web/${snippet("web")}`,
-    "node/package.json",
-    "node/user_management_client.js",
-    "node/user_management_client.d.ts",
-    "node/user_management_client_bg.wasm",
-    `node/${snippet("node")}`,
   ],
   keywords: ["users", "api-client", "wasm", "webassembly", "fetch", "cloudflare-workers", "deno"],
 };
 writeFileSync(join(pkg, "package.json"), JSON.stringify(manifest, null, 2) + "\n");
-console.log(`pkg/: ${manifest.name}@${manifest.version} with entries ${Object.keys(entries).join(", ")}`);
+console.log(`pkg/: ${manifest.name}@${manifest.version} with entries ${[...entries, "node.cjs"].join(", ")}`);

@@ -11,6 +11,7 @@ use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, RawQuery, State};
 use axum::handler::HandlerWithoutStateExt;
 use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri};
+use axum::middleware::map_response;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::Router;
@@ -25,6 +26,16 @@ use crate::params::{self, RawParams};
 
 /// Request bodies beyond this get a 413 envelope; real parameter sets are tiny.
 pub const BODY_LIMIT: usize = 64 * 1024;
+
+/// The Content-Security-Policy of every HTML page the server sends (the demo):
+/// scripts and styles only from files of its own origin (no inline code, no
+/// `eval`), plus `'wasm-unsafe-eval'`, the one source the client library
+/// needs (compiling WebAssembly); `connect-src` lets the page's "API base
+/// URL" field reach any http(s) server.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; \
+    script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self'; \
+    connect-src 'self' http: https:; object-src 'none'; base-uri 'none'; \
+    form-action 'self'; frame-ancestors 'none'";
 
 /// Result payload of the count operation.
 #[derive(Serialize)]
@@ -63,11 +74,28 @@ pub fn app(db: Arc<Db>, www: &Path, pkg: &Path, faults: bool) -> Router {
 
     api.nest_service("/pkg", static_dir(pkg))
         .fallback_service(static_dir(www))
+        .layer(map_response(csp_on_html))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(CatchPanicLayer::custom(panic_response))
         // Outermost, so error envelopes carry CORS headers too and browser
         // clients can read them.
         .layer(cors())
+}
+
+/// Adds [`CONTENT_SECURITY_POLICY`] to HTML answers (the demo page).
+async fn csp_on_html(mut response: Response) -> Response {
+    let html = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| value.starts_with("text/html"));
+    if html {
+        response.headers_mut().insert(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(CONTENT_SECURITY_POLICY),
+        );
+    }
+    response
 }
 
 /// Any origin, with credentials, mirroring requested methods and headers.

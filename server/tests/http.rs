@@ -254,3 +254,37 @@ fn sigterm_and_sigint_shut_down_cleanly() {
         assert!(exit.success(), "{signal}: {exit:?}");
     }
 }
+
+#[test]
+fn the_demo_page_has_a_strict_content_security_policy() {
+    let server = Server::start();
+    for path in ["/", "/index.html"] {
+        let page = server.request("GET", path, &[], b"");
+        assert_eq!(page.status, 200);
+        let csp = page
+            .header("content-security-policy")
+            .unwrap_or_else(|| panic!("no Content-Security-Policy on {path}"));
+        let directives: Vec<&str> = csp.split(';').map(str::trim).collect();
+        assert!(directives.contains(&"default-src 'self'"), "{csp}");
+        // WebAssembly may compile; nothing else is evaluated.
+        assert!(
+            directives.contains(&"script-src 'self' 'wasm-unsafe-eval'"),
+            "{csp}"
+        );
+        assert!(directives.contains(&"style-src 'self'"), "{csp}");
+        assert!(directives.contains(&"object-src 'none'"), "{csp}");
+        // The page's "API base URL" field may name any http(s) server.
+        assert!(
+            directives.contains(&"connect-src 'self' http: https:"),
+            "{csp}"
+        );
+        assert!(!csp.contains("'unsafe-inline'"), "{csp}");
+        assert!(!csp.contains("'unsafe-eval'"), "{csp}");
+    }
+    // Only pages carry it: not the API's JSON, not the package's files.
+    let api = server.post_json("/api/users/count", "{}");
+    assert_eq!(api.status, 200);
+    assert_eq!(api.header("content-security-policy"), None);
+    let wasm = server.request("GET", "/pkg/x.wasm", &[], b"");
+    assert_eq!(wasm.header("content-security-policy"), None);
+}

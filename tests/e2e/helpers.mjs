@@ -40,11 +40,28 @@ export async function openDemo(t, browser, { viewport = DESKTOP, colorScheme = "
   const page = await context.newPage();
   page.setDefaultTimeout(WAIT_MS);
   const problems = [];
+  // The server sends the page with a strict Content-Security-Policy (no
+  // inline script or style, no eval; 'wasm-unsafe-eval' for the client):
+  // any violation fails the test. The init script below logs each
+  // securitypolicyviolation event to the console (Chromium's own "Refused
+  // to ..." report is not a console API call, so Playwright does not see it).
+  const violations = [];
+  t.after(() => assert.deepEqual(violations, [], "the page violated its Content-Security-Policy"));
   page.on("console", (msg) => {
     if (msg.type() === "error") problems.push(`console: ${msg.text()}`);
+    if (/Content Security Policy|CSP violation/i.test(msg.text())) violations.push(msg.text());
   });
   page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
-  await page.goto(`${server}/`);
+  // Injected by the browser itself, so the page's CSP does not apply to it.
+  await page.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (e) => {
+      console.error(`CSP violation: ${e.effectiveDirective} blocked ${e.blockedURI || "inline code"} at ${e.sourceFile}:${e.lineNumber}`);
+    });
+  });
+  const response = await page.goto(`${server}/`);
+  const csp = response.headers()["content-security-policy"] ?? "";
+  assert.match(csp, /(^|;)\s*script-src 'self' 'wasm-unsafe-eval'\s*(;|$)/, `the page's CSP: ${csp}`);
+  assert.doesNotMatch(csp, /'unsafe-inline'|'unsafe-eval'/, `the page's CSP: ${csp}`);
   return { page, problems };
 }
 

@@ -1,12 +1,17 @@
-// Smoke tests of the packed npm package in every runtime it claims. The
-// tarball from `npm pack` is installed into a scratch project, as a user
-// would, and the examples/ are run there against the reference server
-// (USERS_API_URL, from scripts/with-server.sh); each must report the
-// server's real numbers. Prints `smoke: N passed, M failed` and exits
-// non-zero on any failure.
+// Smoke tests of the packed npm package in every runtime and bundler it
+// claims. The tarball from `npm pack` is installed into a scratch project,
+// as a user would, and the examples/ are run there against the reference
+// server (USERS_API_URL, from scripts/with-server.sh); each must report the
+// server's real numbers. The bundler apps (examples/vite, examples/webpack)
+// each get the tarball installed in their own folder and are built (or
+// served by `vite`) with the tools from this repository's devDependencies.
+// The type test (tests/types/contract.ts) is compiled there too, against
+// the installed package, under each resolver. Prints `smoke: N passed, M
+// failed` and exits non-zero on any failure.
 import { execFileSync, spawn } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
+import { createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
 import { extname, join, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -49,6 +54,56 @@ function assertSummary(got) {
   if (a !== b) throw new Error(`got ${a}, expected ${b}`);
 }
 
+/**
+ * A bundler app from examples/NAME, copied into the scratch folder with the
+ * tarball installed in its own node_modules, as its user would have it. Its
+ * devDependencies (the bundler) are left out: the tools come from this
+ * repository's own devDependencies (npm ci), so nothing is downloaded here.
+ */
+function exampleApp(name) {
+  const dir = join(scratch, "apps", name);
+  cpSync(join(repo, "examples", name), dir, { recursive: true });
+  const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+  delete manifest.devDependencies;
+  writeFileSync(join(dir, "package.json"), JSON.stringify(manifest, null, 2));
+  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", join(scratch, packed)], {
+    cwd: dir, stdio: ["ignore", "ignore", "inherit"],
+  });
+  return dir;
+}
+
+/** A free loopback port (for the Vite dev server's --strictPort). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer().once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Runs a long-lived command until its output matches `ready`; returns the child and the match. */
+function startUntil(cmd, args, options, ready, timeoutMs = 60_000) {
+  const child = spawn(cmd, args, { ...options, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  let output = "";
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { stop(child); reject(new Error(`not ready in ${timeoutMs} ms: ${output}`)); }, timeoutMs);
+    const onData = (chunk) => {
+      output += chunk;
+      const match = output.replace(/\x1b\[[0-9;]*m/g, "").match(ready);
+      if (match) { clearTimeout(timer); resolve({ child, match, output: () => output }); }
+    };
+    child.stdout.setEncoding("utf8").on("data", onData);
+    child.stderr.setEncoding("utf8").on("data", onData);
+    child.once("exit", (code) => { clearTimeout(timer); reject(new Error(`exited with ${code}: ${output}`)); });
+  });
+}
+function stop(child) {
+  child.removeAllListeners("exit");
+  try { process.kill(-child.pid, "SIGTERM"); } catch { /* already gone */ }
+}
+
 const TYPES = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".json": "application/json" };
 function serve(dir) {
   const server = createServer((req, res) => {
@@ -64,6 +119,8 @@ function serve(dir) {
 
 let browser;
 async function inChromium(pageUrl) {
+  // (The Vite dev server may reload the page once it has optimized a
+  // dependency; waitForFunction then waits on the new page.)
   if (!browser) {
     const { chromium } = await import("playwright-core");
     browser = await chromium.launch({
@@ -88,6 +145,14 @@ async function inChromium(pageUrl) {
 
 // --- the runtimes -----------------------------------------------------------
 const checks = {
+  // One .wasm in the tarball, the one every entry uses (the smoke checks
+  // below run each entry).
+  "Package: one .wasm": () => {
+    const installed = join(scratch, "node_modules/user-management-client");
+    const wasms = readdirSync(installed, { recursive: true }).filter((f) => String(f).endsWith(".wasm"));
+    if (wasms.join() !== "web/user_management_client_bg.wasm") throw new Error(`.wasm files in the tarball: ${wasms.join(", ")}`);
+    return expected;
+  },
   "Node ESM": () => lastJson(run("node", ["examples/node/count.mjs"])),
   "Node CommonJS": () => lastJson(run("node", ["examples/node/count.cjs"])),
   "Node, bundled by esbuild": () => {
@@ -155,7 +220,66 @@ Deno.test("the package works in Deno", async () => {
       server.close();
     }
   },
+  "Bun, import": () =>
+    lastJson(run(bin("bun"), ["examples/bun/count.mjs"], { env: { ...process.env, USERS_API_URL: api, DO_NOT_TRACK: "1" } })),
+  "Bun, require": () =>
+    lastJson(run(bin("bun"), ["examples/bun/count.cjs"], { env: { ...process.env, USERS_API_URL: api, DO_NOT_TRACK: "1" } })),
+  "Browser, Vite production build (Chromium)": async () => {
+    const app = exampleApp("vite");
+    run(bin("vite"), ["build", "--logLevel", "warn"], { cwd: app });
+    const server = await serve(join(app, "dist"));
+    try {
+      return await inChromium(`http://127.0.0.1:${server.address().port}/index.html?api=${encodeURIComponent(api)}`);
+    } finally {
+      server.close();
+    }
+  },
+  "Browser, Vite dev server with its dependency pre-bundling (Chromium)": async () => {
+    const app = join(scratch, "apps", "vite");
+    const port = await freePort();
+    // --force: pre-bundle the package afresh, whatever the build left in the cache.
+    const dev = await startUntil(bin("vite"), ["--host", "127.0.0.1", "--port", String(port), "--strictPort", "--force"],
+      { cwd: app, env: process.env }, /Local:\s+(http:\/\/127\.0\.0\.1:\d+\/)/);
+    try {
+      const got = await inChromium(`${dev.match[1]}?api=${encodeURIComponent(api)}`);
+      // The package really went through the pre-bundling (not served as is).
+      const deps = join(app, "node_modules/.vite/deps/_metadata.json");
+      const optimized = Object.keys(JSON.parse(readFileSync(deps, "utf8")).optimized ?? {});
+      if (!optimized.includes("user-management-client")) throw new Error(`not pre-bundled: ${optimized}`);
+      return got;
+    } finally {
+      stop(dev.child);
+    }
+  },
+  "Browser, webpack 5 production build (Chromium)": async () => {
+    const app = exampleApp("webpack");
+    run(bin("webpack"), ["--mode", "production", "--no-stats"], { cwd: app });
+    const server = await serve(app);
+    try {
+      return await inChromium(`http://127.0.0.1:${server.address().port}/index.html?api=${encodeURIComponent(api)}`);
+    } finally {
+      server.close();
+    }
+  },
 };
+
+// The type test under each resolver, against the installed package: each
+// folder of tests/types/ (a tsconfig.json, and a package.json for the
+// module format) gets contract.ts and is compiled with tsc --noEmit.
+// Each must also get the declarations of the format it loads: index.d.cts
+// for a CommonJS file under nodenext (node + require), else index.d.ts.
+const declarationsFor = { "nodenext-esm": "index.d.ts", "nodenext-cjs": "index.d.cts", bundler: "index.d.ts" };
+for (const [resolver, declarations] of Object.entries(declarationsFor)) {
+  checks[`Types: contract.ts under ${resolver} (${declarations})`] = () => {
+    const dir = join(scratch, "types", resolver);
+    cpSync(join(repo, "tests/types", resolver), dir, { recursive: true });
+    cpSync(join(repo, "tests/types/contract.ts"), join(dir, "contract.ts"));
+    const files = run(bin("tsc"), ["-p", dir, "--explainFiles"]);
+    const got = files.match(/^node_modules\/user-management-client\/(\S+)$/m)?.[1];
+    if (got !== declarations) throw new Error(`resolved the package's types to ${got}, expected ${declarations}`);
+    return expected;
+  };
+}
 
 let passed = 0, failed = 0;
 for (const [name, check] of Object.entries(checks)) {

@@ -1,0 +1,21 @@
+// Bun, `require`: bun count.cjs, against `make demo` or USERS_API_URL. Bun
+// takes the package's `node` + `require` entry (node.cjs).
+const { countUsers, listUsers, UsersApiError } = require("user-management-client");
+
+async function summary(baseUrl) {
+  const active = await countUsers(baseUrl, { active: "true" });
+  const page = await listUsers(baseUrl, { active: "true", pageSize: 5 });
+  const refused = await countUsers(baseUrl, { active: "yes" }).catch((err) => err);
+  return {
+    totalActive: active.result.totalUsers,
+    listed: page.result.users.length,
+    listTotal: page.result.totalUsers,
+    refused: refused instanceof UsersApiError ? `${refused.kind}:${refused.param}` : String(refused),
+  };
+}
+
+module.exports = { summary };
+
+if (require.main === module) {
+  summary(process.env.USERS_API_URL || "http://127.0.0.1:8080").then((s) => console.log(JSON.stringify(s)));
+}
