@@ -18,8 +18,8 @@ fuzz_target!(|data: &[u8]| {
                 if !after_at.is_empty() && text.starts_with("http") && text.len() > 12 {
                     let secret = text.split_once("://").map(|(_, rest)| rest).unwrap_or("");
                     let secret = secret.split('@').next().unwrap_or("");
-                    if secret.len() > 8 && err.message.contains("credentials") {
-                        assert!(!err.message.contains(secret));
+                    if secret.len() > 8 && err.message().contains("credentials") {
+                        assert!(!err.message().contains(secret));
                     }
                 }
             }

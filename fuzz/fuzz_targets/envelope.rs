@@ -3,7 +3,7 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use user_management_client::envelope::{check_success, EnvelopeView, MAX_SAFE_INTEGER};
-use user_management_client::params::Operation;
+use user_management_client::model::Operation;
 use user_management_client::value::Value;
 
 fuzz_target!(|data: &[u8]| {

@@ -2,8 +2,8 @@
 //! transport: never a panic, and `active` passes only its five values.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use user_management_client::options::ParamsIn;
-use user_management_client::params::{check_param, Operation};
+use user_management_client::model::{Operation, ParamsIn};
+use user_management_client::params::check_param;
 use user_management_client::value::Value;
 
 fuzz_target!(|data: &[u8]| {
