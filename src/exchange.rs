@@ -21,7 +21,7 @@ use web_sys::{AbortController, AbortSignal};
 
 use crate::request::Request;
 use crate::retry::is_retryable_status;
-use crate::wait::{clear_timeout, is_aborted, set_timeout, Stop, Stopped};
+use crate::wait::{is_aborted, Armed, Stop, Stopped};
 
 /// A response that arrived, with its whole body.
 pub struct Answer {
@@ -64,19 +64,13 @@ impl From<Stopped> for Failure {
 /// `DOMException`, a cost per call, and there is nothing left to cancel.)
 struct Cancel {
     controller: AbortController,
-    timer: Option<JsValue>,
-    listener: Option<(AbortSignal, Function)>,
+    armed: Armed,
     done: bool,
 }
 
 impl Drop for Cancel {
     fn drop(&mut self) {
-        if let Some(timer) = &self.timer {
-            clear_timeout(timer);
-        }
-        if let Some((signal, on_abort)) = &self.listener {
-            let _ = signal.remove_event_listener_with_callback("abort", on_abort);
-        }
+        // (`armed` clears the timer and the listener after this.)
         if !self.done {
             self.controller.abort();
         }
@@ -112,8 +106,7 @@ pub async fn attempt(
     request.init.set_signal(Some(&controller.signal()));
     let mut cancel = Cancel {
         controller,
-        timer: None,
-        listener: None,
+        armed: Armed::default(),
         done: false,
     };
     let timeout = (timeout_ms > 0).then_some(timeout_ms);
@@ -177,7 +170,7 @@ fn arm(
         .unchecked_into();
     if let Some(ms) = timeout {
         let on_timeout = TIMED_OUT.with(|reason| abort.bind1(&cancel.controller, reason));
-        cancel.timer = Some(set_timeout(&on_timeout.unchecked_into(), ms));
+        cancel.armed.set_timer(&on_timeout.unchecked_into(), ms);
     }
     if let Some(signal) = signal {
         // With a reason of our own: bound without one, the event would be
@@ -186,12 +179,7 @@ fn arm(
         let on_abort: Function = CALLER_ABORTED
             .with(|reason| abort.bind1(&cancel.controller, reason))
             .unchecked_into();
-        if signal
-            .add_event_listener_with_callback("abort", &on_abort)
-            .is_ok()
-        {
-            cancel.listener = Some((signal.clone(), on_abort));
-        }
+        cancel.armed.listen(signal, on_abort);
     }
     Ok(())
 }

@@ -21,12 +21,10 @@ use web_sys::AbortSignal;
 extern "C" {
     // The global timer functions: every runtime the client supports has
     // them, not all have a `window` (which is where web-sys declares them).
-    /// The global `setTimeout`.
     #[wasm_bindgen(js_name = setTimeout)]
-    pub fn set_timeout(handler: &Function, ms: u32) -> JsValue;
-    /// The global `clearTimeout`.
+    fn set_timeout(handler: &Function, ms: u32) -> JsValue;
     #[wasm_bindgen(js_name = clearTimeout)]
-    pub fn clear_timeout(id: &JsValue);
+    fn clear_timeout(id: &JsValue);
 }
 
 /// Why a [`Stop`] came.
@@ -41,6 +39,44 @@ pub enum Stopped {
 const TIMED_OUT: u32 = 1;
 const ABORTED: u32 = 2;
 
+/// A timer and a listener on the caller's signal that go away together:
+/// dropped, it clears the timer and stops listening.
+#[derive(Default)]
+pub struct Armed {
+    timer: Option<JsValue>,
+    listener: Option<(AbortSignal, Function)>,
+}
+
+impl Armed {
+    /// Calls `handler` after `ms`.
+    pub fn set_timer(&mut self, handler: &Function, ms: u32) {
+        self.timer = Some(set_timeout(handler, ms));
+    }
+
+    /// Calls `on_abort` when `signal` aborts. A signal that cannot be
+    /// listened to was refused when the options were read (`AbortSignal`s
+    /// are duck-typed there), so a failure here only means no listener.
+    pub fn listen(&mut self, signal: &AbortSignal, on_abort: Function) {
+        if signal
+            .add_event_listener_with_callback("abort", &on_abort)
+            .is_ok()
+        {
+            self.listener = Some((signal.clone(), on_abort));
+        }
+    }
+}
+
+impl Drop for Armed {
+    fn drop(&mut self) {
+        if let Some(timer) = &self.timer {
+            clear_timeout(timer);
+        }
+        if let Some((signal, on_abort)) = &self.listener {
+            let _ = signal.remove_event_listener_with_callback("abort", on_abort);
+        }
+    }
+}
+
 /// A timer and a signal, whichever comes first.
 pub struct Stop {
     settled: JsFuture,
@@ -48,16 +84,15 @@ pub struct Stop {
     /// its callbacks only when its promise settles, so one left pending
     /// would leak them.
     resolve: Option<Function>,
-    timer: Option<JsValue>,
-    listener: Option<(AbortSignal, Function)>,
+    /// Held for its `Drop`: clears the timer and the listener.
+    _armed: Armed,
 }
 
 impl Stop {
     /// A stop after `ms` (none for `None`) or when `signal` aborts; at once
     /// if it already has.
     pub fn new(ms: Option<u32>, signal: Option<&AbortSignal>) -> Stop {
-        let mut timer = None;
-        let mut listener = None;
+        let mut armed = Armed::default();
         let mut resolver = None;
         let promise = Promise::new(&mut |resolve: Function, _reject| {
             resolver = Some(resolve.clone());
@@ -69,25 +104,16 @@ impl Stop {
                     let _ = with(ABORTED).call0(&JsValue::NULL);
                     return;
                 }
-                let on_abort = with(ABORTED);
-                // A signal that cannot be listened to was refused when the
-                // options were read (`AbortSignal`s are duck-typed there).
-                if signal
-                    .add_event_listener_with_callback("abort", &on_abort)
-                    .is_ok()
-                {
-                    listener = Some((signal.clone(), on_abort));
-                }
+                armed.listen(signal, with(ABORTED));
             }
             if let Some(ms) = ms {
-                timer = Some(set_timeout(&with(TIMED_OUT), ms));
+                armed.set_timer(&with(TIMED_OUT), ms);
             }
         });
         Stop {
             settled: JsFuture::from(promise),
             resolve: resolver,
-            timer,
-            listener,
+            _armed: armed,
         }
     }
 
@@ -118,12 +144,7 @@ impl Stop {
 
 impl Drop for Stop {
     fn drop(&mut self) {
-        if let Some(timer) = &self.timer {
-            clear_timeout(timer);
-        }
-        if let Some((signal, on_abort)) = &self.listener {
-            let _ = signal.remove_event_listener_with_callback("abort", on_abort);
-        }
+        // (`_armed` clears the timer and the listener after this.)
         if let Some(resolve) = &self.resolve {
             let _ = resolve.call0(&JsValue::NULL);
         }
