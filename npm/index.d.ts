@@ -16,6 +16,20 @@ export type ParamsIn = "body" | "query" | "form";
 export type HeadersInit = Record<string, string>
   | (() => Record<string, string> | Promise<Record<string, string>>);
 
+export interface AttemptInfo {
+  operation: "count" | "list";
+  url: string;                      // the full request URL (query mode: with its query string)
+  attempt: number;                  // 1 for the first attempt
+  headers: Record<string, string>;  // as sent, credential values replaced by "[REDACTED]"
+}
+export interface ResponseInfo extends AttemptInfo { httpStatus: number; durationMs: number }
+export interface RetryInfo { operation: "count" | "list"; attempt: number; error: UsersApiError; delayMs: number }
+export interface Hooks {
+  beforeRequest?(info: AttemptInfo): void;   // before each attempt's fetch
+  afterResponse?(info: ResponseInfo): void;  // when an attempt's response headers arrived
+  beforeRetry?(info: RetryInfo): void;       // when a failed attempt will be retried after delayMs
+}
+
 export interface ClientOptions {
   baseUrl: string;          // http(s) URL, may carry a path prefix; a trailing slash is optional
   headers?: HeadersInit;    // sent with every call; a function is called once per call (token refresh)
@@ -24,6 +38,7 @@ export interface ClientOptions {
   retries?: number;         // default 2; see Retries
   credentials?: "omit" | "same-origin" | "include"; // default "same-origin"
   fetch?: typeof fetch;     // default globalThis.fetch, called unbound
+  hooks?: Hooks;            // observers; see Hooks
 }
 export interface CallOptions {
   signal?: AbortSignal;

@@ -19,6 +19,7 @@ use web_sys::AbortSignal;
 use crate::answer::judge;
 use crate::error::{Error, ErrorKind};
 use crate::exchange::{attempt, Failure};
+use crate::hooks::{AttemptInfo, Hooks, ResponseInfo, RetryInfo};
 use crate::model::{Count, CountParams, Credentials, Envelope, ListParams, Operation, ParamsIn};
 use crate::options::{
     check_base_url, check_header_name, check_header_value, join, DEFAULT_RETRIES,
@@ -72,6 +73,8 @@ pub struct ClientOptions {
     /// Called as `fetch(url, init)` instead of the platform's `fetch`.
     /// Default: the global `fetch`, looked up per call.
     pub fetch: Option<Function>,
+    /// Observers of every attempt, response and retry. Default: none.
+    pub hooks: Hooks,
 }
 
 impl std::fmt::Debug for ClientOptions {
@@ -87,6 +90,7 @@ impl std::fmt::Debug for ClientOptions {
             .field("retries", &self.retries)
             .field("credentials", &self.credentials)
             .field("fetch", &self.fetch.is_some())
+            .field("hooks", &self.hooks)
             .finish()
     }
 }
@@ -104,6 +108,7 @@ impl ClientOptions {
             retries: DEFAULT_RETRIES,
             credentials: None,
             fetch: None,
+            hooks: Hooks::default(),
         }
     }
 }
@@ -268,6 +273,7 @@ impl UsersClient {
             ),
         };
         secrets.clone_from(&headers.secrets);
+        let secrets: &[String] = secrets;
         let url = match operation {
             Operation::Count => &config.count_url,
             Operation::List => &config.list_url,
@@ -283,9 +289,31 @@ impl UsersClient {
             .timeout_ms
             .map_or(config.options.timeout_ms, |ms| ms.min(MAX_TIMER_MS));
         let fetch = config.options.fetch.as_ref();
+        let hooks = &config.options.hooks;
         let mut retries_done = 0;
         loop {
-            let outcome = attempt(&request, fetch, timeout_ms, signal).await;
+            let number = retries_done + 1;
+            // What the hooks see of this attempt, built only if one is set.
+            let info = hooks.any().then(|| AttemptInfo {
+                operation,
+                url: request.url.clone(),
+                attempt: number,
+                headers: headers.shown.clone(),
+            });
+            if let (Some(hook), Some(info)) = (&hooks.before_request, &info) {
+                hook(info);
+            }
+            let sent_at = js_sys::Date::now();
+            let arrived = |http_status: u16| {
+                if let (Some(hook), Some(info)) = (&hooks.after_response, &info) {
+                    hook(&ResponseInfo {
+                        request: info.clone(),
+                        http_status,
+                        duration_ms: js_sys::Date::now() - sent_at,
+                    });
+                }
+            };
+            let outcome = attempt(&request, fetch, timeout_ms, signal, &arrived).await;
             // An abort that came after the body but before this line wins:
             // the caller has not been answered yet.
             if is_aborted(signal) {
@@ -313,6 +341,14 @@ impl UsersClient {
                 retry_after.as_deref(),
                 js_sys::Date::now(),
             );
+            if let Some(hook) = &hooks.before_retry {
+                hook(&RetryInfo {
+                    operation,
+                    attempt: number,
+                    error: error.clone().redact(secrets),
+                    delay_ms: delay,
+                });
+            }
             if Stop::new(Some(delay as u32), signal).wait().await == Stopped::Aborted {
                 return Err(aborted(signal));
             }

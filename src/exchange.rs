@@ -95,12 +95,14 @@ thread_local! {
 }
 
 /// Runs one attempt: `timeout_ms` (0: none) covers the response and its
-/// body; `signal` is the caller's.
+/// body; `signal` is the caller's; `arrived` is told the HTTP status as
+/// soon as the response headers are there.
 pub async fn attempt(
     request: &Request,
     fetch: Option<&Function>,
     timeout_ms: u32,
     signal: Option<&AbortSignal>,
+    arrived: &dyn Fn(u16),
 ) -> Result<Answer, Failure> {
     let controller = AbortController::new().map_err(Failure::Fetch)?;
     request.init.set_signal(Some(&controller.signal()));
@@ -134,6 +136,7 @@ pub async fn attempt(
         Ok(Some(s)) if (100.0..=599.0).contains(&s) && s.fract() == 0.0 => s as u16,
         _ => return Err(Failure::NotAResponse),
     };
+    arrived(http_status);
     let retry_after = if is_retryable_status(http_status) {
         // A custom `fetch`'s answer may have no usable headers: no value.
         raw.headers().get("retry-after").ok().flatten()

@@ -23,7 +23,8 @@
 //! 2. The exchange: `wait` (timers and the caller's signal),
 //!    `request` (what each attempt sends), `exchange` (one attempt over
 //!    gloo-net), `answer` (judging what came back).
-//! 3. The client: [`UsersClient`], the call loop with retries.
+//! 3. The client: [`UsersClient`], the call loop with retries, and its
+//!    observer [`Hooks`].
 //! 4. The JS exports: [`js`].
 //!
 //! Everything compiles on every target (so the docs and the pure tests
@@ -61,6 +62,7 @@ pub mod value;
 mod answer;
 mod client;
 mod exchange;
+mod hooks;
 pub mod js;
 mod request;
 mod wait;
@@ -69,4 +71,7 @@ pub use client::{
     CallOptions, ClientOptions, HeaderList, HeaderProvider, HeadersFuture, UsersClient,
 };
 pub use error::{Error, ErrorKind};
-pub use model::{Active, Count, CountParams, Credentials, Envelope, ListParams, ParamsIn};
+pub use hooks::{AttemptInfo, Hook, Hooks, ResponseInfo, RetryInfo};
+pub use model::{
+    Active, Count, CountParams, Credentials, Envelope, ListParams, Operation, ParamsIn,
+};

@@ -181,6 +181,14 @@ pub enum Operation {
 }
 
 impl Operation {
+    /// `"count"` or `"list"`, as hooks name it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Operation::Count => "count",
+            Operation::List => "list",
+        }
+    }
+
     /// The path below the base URL.
     pub fn path(self) -> &'static str {
         match self {

@@ -15,7 +15,7 @@ pub const DEFAULT_RETRIES: u32 = 2;
 pub const MAX_TIMER_MS: u32 = 2_147_483_647;
 
 /// The keys a client's options object may have.
-pub const CLIENT_KEYS: [&str; 7] = [
+pub const CLIENT_KEYS: [&str; 8] = [
     "baseUrl",
     "headers",
     "paramsIn",
@@ -23,7 +23,10 @@ pub const CLIENT_KEYS: [&str; 7] = [
     "retries",
     "credentials",
     "fetch",
+    "hooks",
 ];
+/// The keys a `hooks` object may have.
+pub const HOOK_KEYS: [&str; 3] = ["beforeRequest", "afterResponse", "beforeRetry"];
 /// The keys a call's options object may have.
 pub const CALL_KEYS: [&str; 3] = ["signal", "timeoutMs", "headers"];
 

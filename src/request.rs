@@ -20,6 +20,9 @@ pub struct Headers {
     pub list: Array,
     /// What errors have cut out of them.
     pub secrets: Vec<String>,
+    /// The same headers as hooks see them: credential values replaced by
+    /// `"[REDACTED]"`.
+    pub shown: Vec<(String, String)>,
 }
 
 impl Headers {
@@ -39,9 +42,21 @@ impl Headers {
             .iter()
             .map(|(name, value)| Array::of2(&name.into(), &value.into()))
             .collect();
+        let shown = merged
+            .iter()
+            .map(|(name, value)| {
+                let value = if secrets::is_credential_header(&name.to_ascii_lowercase()) {
+                    secrets::REDACTED.to_string()
+                } else {
+                    value.clone()
+                };
+                (name.clone(), value)
+            })
+            .collect();
         Headers {
             list,
             secrets: secrets::secrets(merged.iter().map(|(n, v)| (n.as_str(), v.as_str()))),
+            shown,
         }
     }
 }

@@ -4,12 +4,19 @@
 // Every load (a keystroke after the debounce, a filter, a page) aborts the
 // calls it supersedes through an AbortController, and a sequence number
 // guards the rendering too, so an old answer can never overwrite a newer one.
+//
+// The client's observer hooks feed two lines: while a call waits to retry,
+// a notice says so (beforeRetry); after a good answer, how long the count and
+// the list took (afterResponse's durationMs: from sending the request to its
+// response headers, for the attempt that answered).
 
 import init, { UsersClient } from "/pkg/web/user_management_client.js";
 
 const DEBOUNCE_MS = 250;
 const PAGE_SIZES = [10, 20, 50, 100];
 const ACTIVE_VALUES = ["all", "true", "false"];
+/** Extra attempts per call (the client's default, set here so the notice can count them). */
+const RETRIES = 2;
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -18,8 +25,12 @@ const ui = {
   query: $("query"),
   activeRadios: document.querySelectorAll('input[name="active"]'),
   alerts: $("alerts"),
+  notice: $("notice"),
+  noticeText: $("notice-text"),
   results: $("results"),
   summary: $("summary"),
+  timing: $("timing"),
+  timingText: $("timing-text"),
   caption: $("results-caption"),
   table: $("users-table"),
   rows: $("rows"),
@@ -47,6 +58,8 @@ let client = null;
 let clientError = null;
 let appliedBaseUrl = "";
 let controller = null;
+/** The load in flight, which the hooks report to: { signal, durations }. */
+let inFlight = null;
 let sequence = 0;
 let debounceTimer = 0;
 
@@ -84,7 +97,7 @@ function syncControls() {
 function connect(baseUrl) {
   appliedBaseUrl = baseUrl;
   try {
-    client = new UsersClient({ baseUrl });
+    client = new UsersClient({ baseUrl, retries: RETRIES, hooks: { afterResponse, beforeRetry } });
     clientError = null;
   } catch (err) {
     // Only the constructor throws, and only a validation error for bad options.
@@ -97,6 +110,31 @@ function cancelPending() {
   clearTimeout(debounceTimer);
   if (controller) controller.abort();
   controller = null;
+  inFlight = null;
+  clearNotice();
+}
+
+// The hooks are the client's, so they see every call: they report only to the
+// load in flight, and nothing once it was superseded (aborted).
+function current() {
+  return inFlight && !inFlight.signal.aborted ? inFlight : null;
+}
+
+function afterResponse(info) {
+  // Each attempt overwrites the last: what is kept is the attempt that answered.
+  const pending = current();
+  if (pending) pending.durations[info.operation] = info.durationMs;
+}
+
+function beforeRetry(info) {
+  if (!current()) return;
+  const seconds = (info.delayMs / 1000).toFixed(1);
+  const error = info.error;
+  const what = error?.kind === "http" && error.httpStatus !== undefined
+    ? `Server answered HTTP ${error.httpStatus}`
+    : "Server not answering";
+  clearAlert(); // an earlier failure's banner: this call is being retried now
+  showNotice(`${what}, retrying in ${seconds} s (attempt ${info.attempt + 1} of ${RETRIES + 1})…`);
 }
 
 /** Fetches the count and the page for the current state, then renders. */
@@ -113,6 +151,8 @@ async function load() {
 
   const ctrl = new AbortController();
   controller = ctrl;
+  const pending = { signal: ctrl.signal, durations: {} };
+  inFlight = pending;
   setBusy(true);
 
   const filter = { query: state.query || undefined, active: state.active };
@@ -135,8 +175,10 @@ async function load() {
       queueMicrotask(load);
       return;
     }
+    clearNotice();
     clearAlert();
     renderUsers(users, total);
+    renderTiming(pending.durations);
   } catch (err) {
     if (err?.kind === "aborted" || mine !== sequence) return; // superseded: not an error
     ctrl.abort(); // the other call of the pair, if it is still running
@@ -144,6 +186,7 @@ async function load() {
   } finally {
     if (mine === sequence) {
       controller = null;
+      if (inFlight === pending) inFlight = null;
       setBusy(false);
     }
   }
@@ -279,8 +322,10 @@ function showFailure(err) {
       retry),
   );
 
+  clearNotice();
   // What was on screen belongs to another query or server: do not leave it up.
   ui.summary.textContent = "No results: the last request failed.";
+  ui.timing.hidden = true;
   ui.rows.replaceChildren();
   ui.table.hidden = true;
   ui.empty.hidden = true;
@@ -290,6 +335,26 @@ function showFailure(err) {
 
 function clearAlert() {
   if (ui.alerts.firstChild) ui.alerts.replaceChildren();
+}
+
+function showNotice(text) {
+  ui.noticeText.textContent = text;
+  ui.notice.hidden = false;
+}
+
+function clearNotice() {
+  if (ui.notice.hidden) return;
+  ui.notice.hidden = true;
+  ui.noticeText.textContent = "";
+}
+
+const formatMs = (ms) => `${numberFormat.format(Math.max(0, Math.round(ms)))} ms`;
+
+/** "count 12 ms · list 35 ms", or nothing if a duration is missing. */
+function renderTiming({ count, list }) {
+  const known = Number.isFinite(count) && Number.isFinite(list);
+  ui.timingText.textContent = known ? `count ${formatMs(count)} · list ${formatMs(list)}` : "";
+  ui.timing.hidden = !known;
 }
 
 /** A tiny element builder: attributes, then children (strings or nodes). */

@@ -12,10 +12,13 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortSignal;
 
+use serde::Serialize;
+
 use crate::client::{CallOptions, ClientOptions, HeaderList, HeaderProvider};
 use crate::error::Error;
+use crate::hooks::{AttemptInfo, Hooks, ResponseInfo, RetryInfo};
 use crate::model::{Active, CountParams, Operation, ParamsIn};
-use crate::options::{self, CALL_KEYS, CLIENT_KEYS};
+use crate::options::{self, CALL_KEYS, CLIENT_KEYS, HOOK_KEYS};
 use crate::params::{check_param, check_params_value};
 use crate::value::{quoted, Value};
 
@@ -138,6 +141,7 @@ fn set_client_option(client: &mut ClientOptions, key: &str, value: &JsValue) -> 
         }
         "retries" => client.retries = options::retries(&read)?,
         "credentials" => client.credentials = options::credentials(&read)?,
+        "hooks" => client.hooks = hooks(value)?,
         "fetch" => {
             client.fetch = match read {
                 Value::Undefined => None,
@@ -290,4 +294,159 @@ pub fn params(
         let _ = Reflect::set(&all, &key.into(), &value);
     }
     Ok(all)
+}
+
+/// The `hooks` option: an object whose keys are among `beforeRequest`,
+/// `afterResponse` and `beforeRetry`, each a function (or `undefined`).
+fn hooks(value: &JsValue) -> Result<Hooks, Error> {
+    let entries = match Value::of(value) {
+        Value::Undefined => return Ok(Hooks::default()),
+        Value::Object => entries(value).map_err(|cause| {
+            Error::validation("hooks", "the hooks object could not be read").with_cause(cause)
+        })?,
+        other => {
+            return Err(Error::invalid(
+                "hooks",
+                "an object of functions",
+                &other.shown(),
+            ))
+        }
+    };
+    let mut hooks = Hooks::default();
+    for (key, value) in entries {
+        if !HOOK_KEYS.contains(&key.as_str()) {
+            return Err(Error::validation(
+                "hooks",
+                format!(
+                    "unknown hook {}; the hooks are {}",
+                    quoted(&key),
+                    HOOK_KEYS.join(", ")
+                ),
+            ));
+        }
+        let function: Function = match Value::of(&value) {
+            Value::Undefined => continue,
+            Value::Function => value.unchecked_into(),
+            other => {
+                return Err(Error::validation(
+                    "hooks",
+                    format!(
+                        "hook {} must be a function; got {}",
+                        quoted(&key),
+                        other.shown()
+                    ),
+                ))
+            }
+        };
+        match key.as_str() {
+            "beforeRequest" => {
+                hooks.before_request = Some(Rc::new(move |info: &AttemptInfo| {
+                    call_hook(&function, &attempt_info(info, None))
+                }))
+            }
+            "afterResponse" => {
+                hooks.after_response = Some(Rc::new(move |info: &ResponseInfo| {
+                    call_hook(&function, &attempt_info(&info.request, Some(info)))
+                }))
+            }
+            _ => {
+                hooks.before_retry = Some(Rc::new(move |info: &RetryInfo| {
+                    call_hook(&function, &retry_info(info))
+                }))
+            }
+        }
+    }
+    Ok(hooks)
+}
+
+/// `AttemptInfo` (and `ResponseInfo`) as JS sees it, through
+/// serde-wasm-bindgen: `{ operation, url, attempt, headers, httpStatus?,
+/// durationMs? }`, headers as a plain object.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct AttemptJs<'a> {
+    operation: &'static str,
+    url: &'a str,
+    attempt: u32,
+    #[serde(serialize_with = "as_record")]
+    headers: &'a [(String, String)],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    http_status: Option<u16>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    duration_ms: Option<f64>,
+}
+
+fn as_record<S: serde::Serializer>(
+    headers: &&[(String, String)],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_map(headers.iter().map(|(name, value)| (name, value)))
+}
+
+fn attempt_info(info: &AttemptInfo, response: Option<&ResponseInfo>) -> JsValue {
+    let js = AttemptJs {
+        operation: info.operation.as_str(),
+        url: &info.url,
+        attempt: info.attempt,
+        headers: &info.headers,
+        http_status: response.map(|r| r.http_status),
+        duration_ms: response.map(|r| r.duration_ms),
+    };
+    js.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .unwrap_or(JsValue::UNDEFINED)
+}
+
+/// `RetryInfo` as JS sees it: `{ operation, attempt, error, delayMs }`,
+/// `error` the `UsersApiError` the attempt failed with.
+fn retry_info(info: &RetryInfo) -> JsValue {
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct RetryJs {
+        operation: &'static str,
+        attempt: u32,
+        delay_ms: f64,
+    }
+    let js = RetryJs {
+        operation: info.operation.as_str(),
+        attempt: info.attempt,
+        delay_ms: info.delay_ms,
+    }
+    .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+    .unwrap_or(JsValue::UNDEFINED);
+    // Cannot fail: a plain object serde-wasm-bindgen made.
+    let _ = Reflect::set(&js, &"error".into(), &JsValue::from(info.error.clone()));
+    js
+}
+
+/// Calls a JS hook. A hook observes: what it throws, or the rejection of a
+/// promise it returns, is reported (`reportError`, where the platform has
+/// it, else `console.error`) and changes nothing about the call.
+fn call_hook(hook: &Function, info: &JsValue) {
+    match hook.call1(&JsValue::UNDEFINED, info) {
+        Err(thrown) => {
+            if let Some(report) = report() {
+                let _ = report.call1(&JsValue::UNDEFINED, &thrown);
+            }
+        }
+        Ok(returned) if returned.is_object() || returned.is_function() => {
+            if let Ok(then) = Reflect::get(&returned, &"then".into()) {
+                if let (Some(then), Some(report)) = (then.dyn_ref::<Function>(), report()) {
+                    let _ = then.call2(&returned, &JsValue::UNDEFINED, &report);
+                }
+            }
+        }
+        Ok(_) => {}
+    }
+}
+
+/// `globalThis.reportError`, else `console.error` (bound to `console`).
+fn report() -> Option<Function> {
+    let global = js_sys::global();
+    let get = |object: &JsValue, key: &str| Reflect::get(object, &key.into()).ok();
+    if let Some(report) = get(&global, "reportError").filter(|f| f.is_function()) {
+        return Some(report.unchecked_into());
+    }
+    let console = get(&global, "console")?;
+    let error = get(&console, "error")?.dyn_into::<Function>().ok()?;
+    Some(error.bind0(&console))
 }

@@ -206,3 +206,93 @@ export function oddResponse(name) {
     default: throw new Error(`unknown odd response ${name}`);
   }
 }
+
+// For the hooks tests (hooks.rs, issue 14).
+
+/**
+ * Hooks that record each call as [name, info, Date.now()] in `calls`.
+ * `mode`: undefined (record only), "throw" (each hook throws after
+ * recording), "reject" (each returns a rejected promise), "async" (each is
+ * an async function that throws), "then-throws" (each returns a thenable
+ * whose `then` throws). `abortOnRetry`: an AbortController that beforeRetry
+ * aborts.
+ */
+export function recordingHooks(mode, abortOnRetry) {
+  const calls = [];
+  const make = (name) => {
+    const record = (info) => calls.push([name, info, Date.now()]);
+    switch (mode) {
+      case "throw": return (info) => { record(info); throw new Error(`${name} hook failed on purpose`); };
+      case "reject": return (info) => { record(info); return Promise.reject(new Error(`${name} rejected on purpose`)); };
+      case "async": return async (info) => { record(info); throw new Error(`${name} async hook failed on purpose`); };
+      case "then-throws": return (info) => { record(info); return { then() { throw new Error("then failed on purpose"); } }; };
+      default: return (info) => {
+        record(info);
+        if (name === "beforeRetry" && abortOnRetry) abortOnRetry.abort();
+      };
+    }
+  };
+  const hooks = { beforeRequest: make("beforeRequest"), afterResponse: make("afterResponse"), beforeRetry: make("beforeRetry") };
+  return { hooks, calls };
+}
+export function hooksOf(rec) { return rec.hooks; }
+/** How many times hook `name` was called. */
+export function hookCount(rec, name) { return rec.calls.filter((c) => c[0] === name).length; }
+/** The names of the hooks called, in order, comma-separated. */
+export function hookSequence(rec) { return rec.calls.map((c) => c[0]).join(","); }
+/** The info of the `i`-th call of hook `name`. */
+export function hookInfo(rec, name, i) { return rec.calls.filter((c) => c[0] === name)[i][1]; }
+/** When (Date.now()) the `i`-th call of hook `name` happened. */
+export function hookTime(rec, name, i) { return rec.calls.filter((c) => c[0] === name)[i][2]; }
+/** A header's value in an info's `headers`, its name matched case-insensitively. */
+export function infoHeader(info, name) {
+  const found = Object.entries(info.headers ?? {}).filter(([n]) => n.toLowerCase() === name.toLowerCase());
+  return found.length === 1 ? found[0][1] : found.length === 0 ? undefined : `${found.length} headers named ${name}`;
+}
+/**
+ * Everything any hook received, as text: JSON of every info, plus (for a
+ * beforeRetry's error, which JSON shows little of) its message, stack, body
+ * and cause.
+ */
+export function everythingHooksSaw(rec) {
+  return rec.calls.map(([name, info]) => {
+    let text = `${name} ${JSON.stringify(info)}`;
+    if (info && info.error) text += `\n${describeError(info.error).everything}`;
+    return text;
+  }).join("\n");
+}
+/** A hooks object whose `beforeRequest` getter throws. */
+export function throwingHooksGetter() {
+  return { get beforeRequest() { throw new Error("hooks getter failed on purpose"); } };
+}
+/** A hooks object that is a proxy whose ownKeys trap throws. */
+export function hooksProxy() {
+  return new Proxy({}, { ownKeys() { throw new Error("ownKeys trap failed on purpose"); } });
+}
+/** Bad `hooks` values, each of which must be a validation error with param "hooks". */
+export function badHooks() {
+  const f = () => {};
+  return [
+    ["unknown key onRequest", { onRequest: f }],
+    ["unknown key before_request", { before_request: f }],
+    ["unknown key beforerequest", { beforerequest: f }],
+    ["unknown key beside good ones", { beforeRequest: f, afterResponse: f, onError: f }],
+    ["unknown key __proto__", JSON.parse('{"__proto__": 1}')],
+    ["beforeRequest: 5", { beforeRequest: 5 }],
+    ["beforeRequest: string", { beforeRequest: "console.log" }],
+    ["afterResponse: null", { afterResponse: null }],
+    ["afterResponse: object", { afterResponse: {} }],
+    ["beforeRetry: true", { beforeRetry: true }],
+    ["beforeRetry: array", { beforeRetry: [f] }],
+    ["hooks: a function", f],
+    ["hooks: a string", "beforeRequest"],
+    ["hooks: null", null],
+    ["hooks: 5", 5],
+    ["hooks: an array", [f]],
+    ["hooks: a Map", new Map([["beforeRequest", f]])],
+    ["a throwing getter", throwingHooksGetter()],
+    ["a proxy that cannot be listed", hooksProxy()],
+  ];
+}
+/** `promise`, marked handled: for calls started together and awaited one by one. */
+export function handled(promise) { promise.catch(() => {}); return promise; }

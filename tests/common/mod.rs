@@ -16,6 +16,7 @@ use wasm_bindgen_futures::JsFuture;
 pub use user_management_client::js::{count_users, list_users, JsUsersClient as UsersClient};
 
 mod faults;
+mod hooks;
 mod hostile;
 mod requests;
 mod responses;

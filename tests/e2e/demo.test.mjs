@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 
 import {
   server, artifacts, launchBrowser, openDemo, apiCount, apiList, expectedView,
-  readView, waitForView, bodyOf,
+  readView, waitForView, bodyOf, RETRY_NOTICE, recordNotices, readTiming, downServerUrl,
 } from "./helpers.mjs";
 
 let browser;
@@ -245,6 +245,136 @@ test("a dead server, an invalid URL and HTTP errors show the banner; fixing reco
   await page.unroute("**/api/users**");
   await page.getByRole("button", { name: "Try again" }).click();
   await waitForView(page, { ...(await expectedView({ active: "false" })), alertKind: null });
+});
+
+test("a server that is down: the page says it is retrying, attempt by attempt, then shows the error", async (t) => {
+  const { page, problems } = await openDemo(t, browser);
+  const all = await expectedView({});
+  await waitForView(page, all);
+  const baseUrl = page.getByLabel("API base URL");
+  const notice = page.locator("#notice");
+  assert.ok(await notice.isHidden(), "no retry notice while nothing is retrying");
+
+  // Nothing listens there: each call's connection is refused at once, and the
+  // client (two retries) waits and tries again twice. Every state the page goes
+  // through is logged.
+  const down = await downServerUrl();
+  const readLog = await recordNotices(page);
+  await baseUrl.fill(down);
+  await baseUrl.press("Enter");
+  await waitForView(page, { alertKind: "network", rows: [], busy: "false" });
+  const log = await readLog();
+  const states = log.map(({ notice: n, banner }) => ({ notice: n, banner }));
+  assert.deepEqual(states[0], { notice: null, banner: null }, "before: neither notice nor banner");
+  assert.deepEqual(states.at(-1), { notice: null, banner: "network" }, "at the end: the banner, and the notice is gone");
+  const retrying = log.slice(1, -1);
+  assert.ok(retrying.length >= 2, `the retries were shown: ${JSON.stringify(states)}`);
+  const attempts = [];
+  const delays = { 2: [], 3: [] };
+  for (const { notice: text, banner } of retrying) {
+    assert.equal(banner, null, "no banner while retrying");
+    const match = RETRY_NOTICE.exec(text);
+    assert.ok(match, `the notice reads as specified: ${JSON.stringify(text)}`);
+    const [, seconds, attempt, of] = match;
+    assert.equal(of, "3", "three attempts in all (two retries)");
+    assert.ok(Number(seconds) > 0 && Number(seconds) <= 60, `a plausible delay: ${seconds} s`);
+    if (attempts.at(-1) !== Number(attempt)) attempts.push(Number(attempt));
+    delays[attempt]?.push(Number(seconds));
+  }
+  assert.deepEqual(attempts, [2, 3], `attempt 2 of 3, then 3 of 3: ${JSON.stringify(states)}`);
+  // The page really waited what it said before the error came (both pauses,
+  // each shown rounded to 0.1 s: 50 ms slack apiece, plus the clock's).
+  const waited = log.at(-1).at - log[1].at;
+  const promised = (Math.min(...delays[2]) + Math.min(...delays[3])) * 1000;
+  assert.ok(waited >= promised - 120, `the error came ${waited} ms after the first notice; the notices promised ${promised} ms`);
+  assert.equal(await page.locator("#notice-text").textContent(), "");
+  assert.ok(await notice.isHidden());
+
+  // "Try again", with the second attempt of each call held back so the
+  // notice can be looked at: it replaces the old banner while it shows.
+  const held = [];
+  const sent = { "/api/users/count": 0, "/api/users": 0 };
+  await page.route(`${down}/**`, async (route) => {
+    const path = new URL(route.request().url()).pathname;
+    sent[path] += 1;
+    if (sent[path] === 2) {
+      await new Promise((resolve) => held.push(resolve));
+    }
+    await route.continue().catch(() => {}); // a closed port: connection refused
+  });
+  await page.getByRole("button", { name: "Try again" }).click();
+  const deadline = Date.now() + 10_000;
+  while (held.length < 2) {
+    assert.ok(Date.now() < deadline, `both second attempts were sent (${held.length} held)`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  assert.match(await notice.textContent(), /^\s*Server not answering, retrying in \d+\.\d s \(attempt 2 of 3\)…\s*$/);
+  assert.ok(await notice.isVisible());
+  assert.equal(await page.locator("#alerts").textContent(), "", "the old banner gave way to the notice");
+  assert.equal(await page.locator("#results").getAttribute("aria-busy"), "true");
+  await page.screenshot({ path: artifact("retrying.png"), animations: "disabled" });
+  for (const release of held) release();
+  await waitForView(page, { alertKind: "network", rows: [], busy: "false" });
+  assert.ok(await notice.isHidden());
+  assert.deepEqual(Object.keys(sent), ["/api/users/count", "/api/users"], "only the two calls were sent");
+  assert.equal(Math.max(...Object.values(sent)), 3, `one call used all three attempts: ${JSON.stringify(sent)}`);
+  await page.unroute(`${down}/**`);
+
+  // Back to the real server: no notice, no banner.
+  await baseUrl.fill(server);
+  await baseUrl.press("Enter");
+  await waitForView(page, { ...all, alertKind: null });
+  assert.ok(await notice.isHidden());
+  const others = problems.filter((p) => !/net::ERR_CONNECTION_REFUSED/.test(p));
+  assert.deepEqual(others, []);
+});
+
+test("after each good answer the page shows how long the count and the list took", async (t) => {
+  const { page, problems } = await openDemo(t, browser);
+  await waitForView(page, await expectedView({}));
+  const timing = page.locator("#timing");
+  const first = await readTiming(page);
+  assert.ok(first.shown && (await timing.isVisible()), "the timing line is shown");
+  assert.ok(first.count !== null, `"count N ms · list N ms": ${JSON.stringify(first.text)}`);
+  for (const ms of [first.count, first.list]) assert.ok(Number.isInteger(ms) && ms >= 0 && ms < 15_000, `${ms} ms`);
+  // It says what it measures.
+  assert.match(await timing.getAttribute("title"), /response headers/);
+
+  // It is each call's own time: hold the list's answer back 400 ms.
+  await page.route("**/api/users", async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await route.continue();
+  });
+  await page.locator("label[for=active-true]").click();
+  await waitForView(page, await expectedView({ active: "true" }));
+  const held = await readTiming(page);
+  assert.ok(held.shown && held.count !== null, JSON.stringify(held));
+  assert.ok(held.list >= 400, `the held list took ${held.list} ms`);
+  await page.unroute("**/api/users");
+
+  // A failed load (a 404 is not retried) leaves no timing up; the next good one shows it again.
+  await page.route("**/api/users/count", (route) =>
+    route.fulfill({ status: 404, contentType: "text/plain", body: "no such route" }));
+  await page.locator("label[for=active-false]").click();
+  await waitForView(page, { alertKind: "http", rows: [], busy: "false" });
+  assert.ok(await timing.isHidden(), "no timing after a failure");
+  await page.unroute("**/api/users/count");
+  await page.getByRole("button", { name: "Try again" }).click();
+  await waitForView(page, { ...(await expectedView({ active: "false" })), alertKind: null });
+  const again = await readTiming(page);
+  assert.ok(again.shown && again.count !== null && again.list < 400, JSON.stringify(again));
+  assert.deepEqual(problems.filter((p) => !/status of 404/.test(p)), []);
+});
+
+test("a link to a page past the end shows the last page", async (t) => {
+  const { page, problems } = await openDemo(t, browser);
+  await waitForView(page, await expectedView({}));
+  const total = await apiCount({ active: "all" });
+  const last = Math.ceil(total / 20);
+  await page.goto(`${server}/?page=${last + 5}`);
+  await waitForView(page, { ...(await expectedView({ page: last })), prevDisabled: last <= 1 });
+  assert.equal(new URL(page.url()).searchParams.get("page"), String(last));
+  assert.deepEqual(problems, []);
 });
 
 test("screenshots: desktop (light and dark) and phone", async (t) => {

@@ -2,6 +2,7 @@
 // direct API calls for the expected values, and a reader of what the page shows.
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync } from "node:fs";
+import { createServer } from "node:net";
 import { chromium } from "playwright-core";
 
 export const server = process.env.USERS_API_URL;
@@ -156,4 +157,60 @@ export function bodyOf(request) {
   } catch {
     return {};
   }
+}
+
+/** The retry notice (www/app.js, beforeRetry hook): delay in seconds, attempt, attempts. */
+export const RETRY_NOTICE = /^Server not answering, retrying in (\d+\.\d) s \(attempt (\d+) of (\d+)\)…$/;
+/** The timing line (afterResponse hook's durationMs of each call). */
+export const TIMING = /^count (\d{1,3}(?:,\d{3})*) ms · list (\d{1,3}(?:,\d{3})*) ms$/;
+
+/**
+ * Logs, in the page, every distinct state of the retry notice and the error
+ * banner from now on (a MutationObserver, so no state is missed however short
+ * it is); the returned function reads the log: [{ notice, banner, at }], with
+ * `notice` the visible notice's text or null, `banner` the banner's kind or null.
+ */
+export async function recordNotices(page) {
+  await page.evaluate(() => {
+    const log = [];
+    const snapshot = () => {
+      const notice = document.getElementById("notice");
+      const state = {
+        notice: notice.hidden ? null : notice.textContent.trim(),
+        banner: document.querySelector("#alerts .banner")?.dataset.kind ?? null,
+        at: Date.now(),
+      };
+      const last = log.at(-1);
+      if (!last || last.notice !== state.notice || last.banner !== state.banner) log.push(state);
+    };
+    snapshot();
+    new MutationObserver(snapshot).observe(document.body,
+      { subtree: true, childList: true, characterData: true, attributes: true });
+    globalThis.__noticeLog = log;
+  });
+  return () => page.evaluate(() => globalThis.__noticeLog);
+}
+
+/** The timing line: its text, whether it is shown, and its numbers in ms. */
+export async function readTiming(page) {
+  const { text, shown } = await page.evaluate(() => ({
+    text: document.getElementById("timing-text").textContent,
+    shown: !document.getElementById("timing").hidden,
+  }));
+  const match = TIMING.exec(text);
+  const ms = (s) => Number(s.replaceAll(",", ""));
+  return { text, shown, count: match ? ms(match[1]) : null, list: match ? ms(match[2]) : null };
+}
+
+/**
+ * A loopback URL where nothing listens: a port the OS just handed out and
+ * that was closed again, so connecting is refused (a server that is down).
+ * Not port 9: Chromium blocks it as unsafe (ERR_UNSAFE_PORT) without trying.
+ */
+export async function downServerUrl() {
+  const probe = createServer();
+  await new Promise((resolve, reject) => probe.once("error", reject).listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  return `http://127.0.0.1:${port}`;
 }

@@ -15,6 +15,10 @@ import {
   type CountParams,
   type ListEnvelope,
   type ListParams,
+  type Hooks,
+  type AttemptInfo,
+  type ResponseInfo,
+  type RetryInfo,
 } from "user-management-client";
 
 export async function uses(signal: AbortSignal): Promise<number> {
@@ -71,6 +75,20 @@ export async function uses(signal: AbortSignal): Promise<number> {
   await client.countUsers({}, { retries: 3 });
   // @ts-expect-error: query is a string
   await client.listUsers({ query: 5 });
+
+  // Hooks: what each one receives.
+  const seen: string[] = [];
+  const hooks: Hooks = {
+    beforeRequest(info: AttemptInfo) { seen.push(`${info.operation} ${info.url} #${info.attempt} ${info.headers["accept"]}`); },
+    afterResponse(info: ResponseInfo) { seen.push(`${info.httpStatus} in ${info.durationMs} ms`); },
+    beforeRetry(info: RetryInfo) { const kind: UsersApiError["kind"] = info.error.kind; seen.push(`${kind} ${info.delayMs}`); },
+  };
+  new UsersClient({ baseUrl: "http://x", hooks });
+  await countUsers("http://x", {}, { hooks: { beforeRetry: () => {} } });
+  // @ts-expect-error: an unknown hook name
+  new UsersClient({ baseUrl: "http://x", hooks: { beforeResponse: () => {} } });
+  // @ts-expect-error: hooks are not call options
+  await client.countUsers({}, { hooks });
 
   return total + status + (anything === undefined ? 0 : 1);
 }

@@ -1,0 +1,102 @@
+//! Observer hooks (the contract's "Hooks"): closures on
+//! [`ClientOptions::hooks`](crate::ClientOptions) that see every attempt's
+//! request, every response's arrival and every retry. They observe only:
+//! nothing they do changes the request or the outcome, and no credential
+//! value reaches them (credential headers read `"[REDACTED]"`).
+//!
+//! A Rust hook must not panic (a panic traps the module); the JS layer wraps
+//! each JS hook so that an exception or a rejected promise is reported
+//! (`reportError`, else `console.error`) and changes nothing.
+
+use std::fmt;
+use std::rc::Rc;
+
+use crate::error::Error;
+use crate::model::Operation;
+
+/// What a hook sees of an attempt about to be sent.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AttemptInfo {
+    /// Count or list.
+    pub operation: Operation,
+    /// The full request URL (in `query` mode, with its query string).
+    pub url: String,
+    /// 1 for the first attempt.
+    pub attempt: u32,
+    /// The headers as sent, credential values replaced by `"[REDACTED]"`.
+    pub headers: Vec<(String, String)>,
+}
+
+/// What a hook sees when an attempt's response headers arrived.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResponseInfo {
+    /// The attempt.
+    pub request: AttemptInfo,
+    /// The HTTP status.
+    pub http_status: u16,
+    /// Milliseconds from sending to the response headers.
+    pub duration_ms: f64,
+}
+
+/// What a hook sees when a failed attempt will be retried.
+#[derive(Clone, Debug)]
+pub struct RetryInfo {
+    /// Count or list.
+    pub operation: Operation,
+    /// The attempt that failed (1 for the first).
+    pub attempt: u32,
+    /// Why it failed (credentials already cut out).
+    pub error: Error,
+    /// How long the client now waits before the next attempt.
+    pub delay_ms: f64,
+}
+
+/// A hook: a closure called with what it observes.
+pub type Hook<T> = Rc<dyn Fn(&T)>;
+
+/// The three hooks; each is optional. Default: none.
+///
+/// ```no_run
+/// use std::cell::Cell;
+/// use std::rc::Rc;
+/// use user_management_client::{ClientOptions, Hooks};
+///
+/// let retries = Rc::new(Cell::new(0));
+/// let seen = Rc::clone(&retries);
+/// let mut options = ClientOptions::new("https://api.example.com");
+/// options.hooks = Hooks {
+///     before_retry: Some(Rc::new(move |info| {
+///         seen.set(seen.get() + 1);
+///         assert!(info.delay_ms >= 0.0);
+///     })),
+///     ..Hooks::default()
+/// };
+/// ```
+#[derive(Clone, Default)]
+pub struct Hooks {
+    /// Before each attempt's `fetch`.
+    pub before_request: Option<Hook<AttemptInfo>>,
+    /// When an attempt's response headers arrived (any HTTP status).
+    pub after_response: Option<Hook<ResponseInfo>>,
+    /// When a failed attempt will be retried, before the pause.
+    pub before_retry: Option<Hook<RetryInfo>>,
+}
+
+impl Hooks {
+    /// Whether any hook is set (the client builds hook info only then).
+    pub fn any(&self) -> bool {
+        self.before_request.is_some()
+            || self.after_response.is_some()
+            || self.before_retry.is_some()
+    }
+}
+
+impl fmt::Debug for Hooks {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Hooks")
+            .field("before_request", &self.before_request.is_some())
+            .field("after_response", &self.after_response.is_some())
+            .field("before_retry", &self.before_retry.is_some())
+            .finish()
+    }
+}
