@@ -134,7 +134,9 @@ async function inChromium(pageUrl) {
   page.on("pageerror", (e) => errors.push(String(e)));
   try {
     await page.goto(pageUrl);
-    await page.waitForFunction(() => window.summary !== undefined, null, { timeout: 30_000 });
+    // Until the page's script sets it, `window.summary` is the page's
+    // <pre id="summary"> (named access): wait for the script's promise.
+    await page.waitForFunction(() => window.summary !== undefined && !(window.summary instanceof Node), null, { timeout: 30_000 });
     const got = await page.evaluate(() => window.summary);
     if (errors.length) throw new Error(`page errors: ${errors.join("; ")}`);
     return got;
