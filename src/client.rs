@@ -204,10 +204,8 @@ impl UsersClient {
         params: &CountParams,
         options: &CallOptions,
     ) -> Result<Envelope<Count>, Error> {
-        let body = self
-            .call(Operation::Count, &to_js(params)?, options)
-            .await?;
-        from_js(body)
+        self.call_and(Operation::Count, &to_js(params)?, options, from_js)
+            .await
     }
 
     /// `POST {baseUrl}/api/users`. The list's shape is not in the spec: name
@@ -217,6 +215,22 @@ impl UsersClient {
         params: &ListParams,
         options: &CallOptions,
     ) -> Result<Envelope<T>, Error> {
+        // `extra` is for the params the model does not name; the named ones
+        // go through their typed fields (and their rules).
+        for key in params.extra.keys() {
+            if ["query", "active", "page", "pageSize"].contains(&key.as_str()) {
+                return Err(Error::validation(
+                    key,
+                    format!("{key} is not an extra param: set its own field of ListParams"),
+                ));
+            }
+            if key == "__proto__" {
+                return Err(Error::validation(
+                    key,
+                    "__proto__ cannot be sent: it would not reach the request as a key",
+                ));
+            }
+        }
         for (param, value) in [("page", params.page), ("pageSize", params.page_size)] {
             if value.is_some_and(|n| n as f64 > crate::envelope::MAX_SAFE_INTEGER) {
                 return Err(Error::validation(
@@ -225,8 +239,8 @@ impl UsersClient {
                 ));
             }
         }
-        let body = self.call(Operation::List, &to_js(params)?, options).await?;
-        from_js(body)
+        self.call_and(Operation::List, &to_js(params)?, options, from_js)
+            .await
     }
 
     /// Runs a call with checked params (an object of the values to send);
@@ -237,9 +251,24 @@ impl UsersClient {
         params: &Object,
         options: &CallOptions,
     ) -> Result<JsValue, Error> {
+        self.call_and(operation, params, options, Ok).await
+    }
+
+    /// [`UsersClient::call`], then `decode` on the body; an error from
+    /// either leaves with the call's credentials cut out (a decode error can
+    /// quote the body, and a server can echo a token there).
+    async fn call_and<T>(
+        &self,
+        operation: Operation,
+        params: &Object,
+        options: &CallOptions,
+        decode: impl FnOnce(JsValue) -> Result<T, Error>,
+    ) -> Result<T, Error> {
         let mut secrets = Vec::new();
         let outcome = self.run(operation, params, options, &mut secrets).await;
-        outcome.map_err(|error| error.redact(&secrets))
+        outcome
+            .and_then(decode)
+            .map_err(|error| error.redact(&secrets))
     }
 
     async fn run(

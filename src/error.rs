@@ -232,27 +232,48 @@ mod to_js {
         JSON::parse(&clean).unwrap_or_else(|_| clean.into())
     }
 
-    /// A cause whose text or stack quotes a secret becomes a fresh `Error`
-    /// with the cleaned text (its stack then quotes only that).
+    /// A cause that quotes a secret anywhere we can see (its message, its
+    /// stack, its own properties as JSON, its `cause` chain) becomes a fresh
+    /// `Error` with the cleaned message (its stack then quotes only that).
     pub(super) fn redact_cause(cause: JsValue, secrets: &[String]) -> JsValue {
-        if secrets.is_empty() {
+        let mut seen = String::new();
+        let mut link = cause.clone();
+        // The chain, a few links deep (a cycle stops there too).
+        for _ in 0..4 {
+            seen.push_str(&describe(&link));
+            match js_sys::Reflect::get(&link, &"cause".into()) {
+                Ok(next) if next.is_object() || next.is_string() => link = next,
+                _ => break,
+            }
+        }
+        if redact(&seen, secrets) == seen {
             return cause;
         }
-        let (shown, stack) = match cause.dyn_ref::<js_sys::Error>() {
-            Some(error) => (
-                String::from(error.to_string()),
-                js_sys::Reflect::get(error, &"stack".into())
-                    .ok()
-                    .and_then(|s| s.as_string())
-                    .unwrap_or_default(),
-            ),
-            None => (cause.as_string().unwrap_or_default(), String::new()),
+        let shown = match cause.dyn_ref::<js_sys::Error>() {
+            Some(error) => read(error, "message"),
+            None => cause.as_string().unwrap_or_default(),
         };
-        let clean = redact(&shown, secrets);
-        if clean != shown || redact(&stack, secrets) != stack {
-            return js_sys::Error::new(&clean).into();
+        js_sys::Error::new(&redact(&shown, secrets)).into()
+    }
+
+    /// All the text of a value that might quote a secret.
+    fn describe(value: &JsValue) -> String {
+        if let Some(text) = value.as_string() {
+            return text;
         }
-        cause
+        let json = JSON::stringify(value)
+            .ok()
+            .and_then(|s| s.as_string())
+            .unwrap_or_default();
+        [read(value, "message"), read(value, "stack"), json].join("\n")
+    }
+
+    /// A string property, read without letting a throwing getter through.
+    fn read(value: &JsValue, key: &str) -> String {
+        js_sys::Reflect::get(value, &key.into())
+            .ok()
+            .and_then(|v| v.as_string())
+            .unwrap_or_default()
     }
 }
 

@@ -80,7 +80,9 @@ pub fn build(
 ) -> Result<Request, Error> {
     let init = RequestInit::new();
     init.set_method("POST");
-    init.set_headers(&headers.list);
+    // A copy: the caller's `fetch` gets `init.headers`, and what it does to
+    // that array must not reach the next call.
+    init.set_headers(&headers.list.slice(0, headers.list.length()));
     if let Some(credentials) = credentials {
         init.set_credentials(match credentials {
             Credentials::Omit => RequestCredentials::Omit,

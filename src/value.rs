@@ -94,12 +94,14 @@ mod of_js {
                 Value::Other("symbol")
             } else if value.is_bigint() {
                 Value::Other("bigint")
-            } else if js_sys::Array::is_array(value) {
-                Value::Array
-            } else if to_string_tag(value).is_ok_and(|tag| tag == "[object Object]") {
-                Value::Object
             } else {
-                Value::Other("non-plain object")
+                // One catching call tells arrays, plain objects and the rest
+                // apart (`Array.isArray` throws for a revoked proxy too).
+                match to_string_tag(value) {
+                    Ok(tag) if tag == "[object Array]" => Value::Array,
+                    Ok(tag) if tag == "[object Object]" => Value::Object,
+                    _ => Value::Other("non-plain object"),
+                }
             }
         }
     }

@@ -296,3 +296,42 @@ export function badHooks() {
 }
 /** `promise`, marked handled: for calls started together and awaited one by one. */
 export function handled(promise) { promise.catch(() => {}); return promise; }
+
+// --- Found by review (2026-11-23): a replaced global fetch, revoked
+// proxies, credentials deep in a cause. ---
+
+/** Replaces `globalThis.fetch` as a test suite's stub would; returns the
+ *  function that puts the real one back. `kind`: "empty-object" resolves to
+ *  `{}`, "string" rejects with a string, "throws" throws at once. */
+export function stubGlobalFetch(kind) {
+  const real = globalThis.fetch;
+  globalThis.fetch = (input, init) => {
+    if (kind === "throws") throw "no network in this test";
+    if (kind === "string") return Promise.reject("offline");
+    return Promise.resolve({});
+  };
+  return () => { globalThis.fetch = real; };
+}
+export function restore(undo) { undo(); }
+
+/** An object whose proxy has been revoked: every look at it throws. */
+export function revokedProxy() {
+  const { proxy, revoke } = Proxy.revocable({}, {});
+  revoke();
+  return proxy;
+}
+
+/** A fetch that fails with an error whose cause's cause quotes the
+ *  Authorization header it was given, and carries the headers too. */
+export function fetchLeakingDeepInCause() {
+  return (url, init) => {
+    const auth = new Headers(init.headers).get("authorization");
+    const inner = new Error(`denied for ${auth}`);
+    return Promise.reject(new TypeError("fetch failed", { cause: new Error("proxy said no", { cause: inner }) }));
+  };
+}
+
+/** Hooks whose beforeRequest aborts `controller`. */
+export function abortingHooks(controller) {
+  return { beforeRequest() { controller.abort(); } };
+}

@@ -23,6 +23,7 @@ mod responses;
 mod retries;
 mod rust_api;
 mod secrets;
+mod traps;
 mod validation;
 
 #[wasm_bindgen(module = "/tests/common/helpers.js")]
