@@ -6,19 +6,6 @@
 use super::*;
 use wasm_bindgen_test::*;
 
-/// A base URL for `scenario`, with a key of its own for counting attempts.
-fn fault(scenario: &str) -> String {
-    format!("{}/faults/{scenario}/{}", server(), unique_key())
-}
-
-async fn attempts(base: &str) -> f64 {
-    JsFuture::from(attempts_of(base))
-        .await
-        .unwrap()
-        .as_f64()
-        .unwrap()
-}
-
 fn retries(n: u32) -> JsValue {
     obj(&[("retries", &JsValue::from(n))])
 }

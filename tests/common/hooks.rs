@@ -146,19 +146,6 @@ fn busy_body() -> String {
     r#"{"status":503,"result":{"error":"busy"}}"#.to_string()
 }
 
-/// A base URL for the fault `scenario`, with a key of its own.
-fn fault(scenario: &str) -> String {
-    format!("{}/faults/{scenario}/{}", server(), unique_key())
-}
-
-async fn attempts(base: &str) -> f64 {
-    JsFuture::from(attempts_of(base))
-        .await
-        .unwrap()
-        .as_f64()
-        .unwrap()
-}
-
 /// `{base}/api/users/count` as the client writes it (one slash).
 fn count_url(base: &str) -> String {
     format!("{}/api/users/count", base.trim_end_matches('/'))

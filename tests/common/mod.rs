@@ -170,6 +170,21 @@ pub async fn rejects(promise: Promise) -> Rejection {
     }
 }
 
+/// A base URL for the fault `scenario` of the reference server (`--faults`),
+/// with a key of its own for counting attempts.
+pub fn fault(scenario: &str) -> String {
+    format!("{}/faults/{scenario}/{}", server(), unique_key())
+}
+
+/// How many requests the fault server received for `base`.
+pub async fn attempts(base: &str) -> f64 {
+    JsFuture::from(attempts_of(base))
+        .await
+        .unwrap()
+        .as_f64()
+        .unwrap()
+}
+
 /// After any failure the module must still work: a good call against the
 /// real server.
 pub async fn good_call_still_works() {

@@ -120,19 +120,6 @@ fn header(call: &JsValue, name: &str) -> Option<String> {
     get(&get(call, "headers"), name).as_string()
 }
 
-/// A fault scenario's base URL, with a key of its own for counting attempts.
-fn fault(scenario: &str) -> String {
-    format!("{}/faults/{scenario}/{}", server(), unique_key())
-}
-
-async fn attempts(base: &str) -> f64 {
-    JsFuture::from(attempts_of(base))
-        .await
-        .unwrap()
-        .as_f64()
-        .unwrap()
-}
-
 const BUSY: &str = r#"{"status":503,"headers":{"retry-after":"0"},"body":"busy, try later"}"#;
 
 #[wasm_bindgen_test]
