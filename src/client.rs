@@ -292,7 +292,7 @@ impl UsersClient {
                     .await
                     .map_err(|_| aborted(signal))??;
                 check_headers(&given)?;
-                let base = join_lists(&config.options.headers, &given);
+                let base = crate::options::merge_headers(&config.options.headers, &given);
                 Headers::new(&base, &options.headers, config.options.params_in)
             }
             _ => Headers::new(
@@ -327,7 +327,7 @@ impl UsersClient {
                 operation,
                 url: request.url.clone(),
                 attempt: number,
-                headers: headers.shown.clone(),
+                headers: headers.shown(),
             });
             if let (Some(hook), Some(info)) = (&hooks.before_request, &info) {
                 hook(info);
@@ -392,11 +392,6 @@ fn check_headers(headers: &[(String, String)]) -> Result<(), Error> {
         check_header_value(name, value)?;
     }
     Ok(())
-}
-
-/// The client's fixed headers with the provider's over them.
-fn join_lists(base: &[(String, String)], over: &[(String, String)]) -> HeaderList {
-    crate::options::merge_headers(base, over)
 }
 
 /// The `aborted` error, carrying the signal's reason.

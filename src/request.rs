@@ -20,9 +20,8 @@ pub struct Headers {
     pub list: Array,
     /// What errors have cut out of them.
     pub secrets: Vec<String>,
-    /// The same headers as hooks see them: credential values replaced by
-    /// `"[REDACTED]"`.
-    pub shown: Vec<(String, String)>,
+    /// The headers as merged, for [`Headers::shown`].
+    merged: Vec<(String, String)>,
 }
 
 impl Headers {
@@ -42,7 +41,17 @@ impl Headers {
             .iter()
             .map(|(name, value)| Array::of2(&name.into(), &value.into()))
             .collect();
-        let shown = merged
+        Headers {
+            list,
+            secrets: secrets::secrets(merged.iter().map(|(n, v)| (n.as_str(), v.as_str()))),
+            merged,
+        }
+    }
+
+    /// The headers as hooks see them: credential values replaced by
+    /// `"[REDACTED]"`. Built only when a hook is set.
+    pub fn shown(&self) -> Vec<(String, String)> {
+        self.merged
             .iter()
             .map(|(name, value)| {
                 let value = if secrets::is_credential_header(&name.to_ascii_lowercase()) {
@@ -52,12 +61,7 @@ impl Headers {
                 };
                 (name.clone(), value)
             })
-            .collect();
-        Headers {
-            list,
-            secrets: secrets::secrets(merged.iter().map(|(n, v)| (n.as_str(), v.as_str()))),
-            shown,
-        }
+            .collect()
     }
 }
 

@@ -42,21 +42,21 @@ const ABORTED: u32 = 2;
 /// A timer and a listener on the caller's signal that go away together:
 /// dropped, it clears the timer and stops listening.
 #[derive(Default)]
-pub struct Armed {
+struct Armed {
     timer: Option<JsValue>,
     listener: Option<(AbortSignal, Function)>,
 }
 
 impl Armed {
     /// Calls `handler` after `ms`.
-    pub fn set_timer(&mut self, handler: &Function, ms: u32) {
+    fn set_timer(&mut self, handler: &Function, ms: u32) {
         self.timer = Some(set_timeout(handler, ms));
     }
 
     /// Calls `on_abort` when `signal` aborts. A signal that cannot be
     /// listened to was refused when the options were read (`AbortSignal`s
     /// are duck-typed there), so a failure here only means no listener.
-    pub fn listen(&mut self, signal: &AbortSignal, on_abort: Function) {
+    fn listen(&mut self, signal: &AbortSignal, on_abort: Function) {
         if signal
             .add_event_listener_with_callback("abort", &on_abort)
             .is_ok()
