@@ -29,10 +29,14 @@ rmSync(join(pkg, "web", "package.json"), { force: true });
 // What an earlier build left: the nodejs target is no longer built.
 rmSync(join(pkg, "node"), { recursive: true, force: true });
 
-// Ship the JS minified, as bundlers would (the readable source is js/ and
-// wasm-bindgen's output): about 3 KB less gzipped for a browser, measured
-// by bench/. Names that are exported stay as they are.
-for (const file of [join(pkg, "web", "user_management_client.js"), join(pkg, "web", snippet("web"))]) {
+// The gate every entry exports (npm/gate.js), beside the glue it fronts.
+const snippetFromWeb = `./${snippet("web")}`;
+writeFileSync(join(pkg, "web", "gate.js"), readFileSync(join(npm, "gate.js"), "utf8").replace("./__SNIPPET__", snippetFromWeb));
+
+// Ship the JS minified, as bundlers would (the readable source is js/, npm/
+// and wasm-bindgen's output): about 3 KB less gzipped for a browser,
+// measured by bench/. Names that are exported stay as they are.
+for (const file of ["user_management_client.js", snippet("web"), "gate.js"].map((f) => join(pkg, "web", f))) {
   const { code } = transformSync(readFileSync(file, "utf8"), { minify: true, target: "es2020" });
   writeFileSync(file, code);
 }
@@ -110,6 +114,7 @@ const manifest = {
     "web/user_management_client.js",
     "web/user_management_client_bg.wasm",
     `web/${snippet("web")}`,
+    "web/gate.js",
   ],
   keywords: ["users", "api-client", "wasm", "webassembly", "fetch", "cloudflare-workers", "deno"],
 };
