@@ -29,15 +29,19 @@ rmSync(join(pkg, "web", "package.json"), { force: true });
 // What an earlier build left: the nodejs target is no longer built.
 rmSync(join(pkg, "node"), { recursive: true, force: true });
 
-// Ship the JS minified, as bundlers would (the readable source is js/ and
-// wasm-bindgen's output): about 3 KB less gzipped for a browser, measured
-// by bench/. Names that are exported stay as they are.
-for (const file of [join(pkg, "web", "user_management_client.js"), join(pkg, "web", snippet("web"))]) {
+// The gate every entry exports (npm/gate.js), beside the glue it fronts.
+const snippetFromWeb = `./${snippet("web")}`;
+writeFileSync(join(pkg, "web", "gate.js"), readFileSync(join(npm, "gate.js"), "utf8").replace("./__SNIPPET__", snippetFromWeb));
+
+// Ship the JS minified, as bundlers would (the readable source is js/, npm/
+// and wasm-bindgen's output): about 3 KB less gzipped for a browser,
+// measured by bench/. Names that are exported stay as they are.
+for (const file of ["user_management_client.js", snippet("web"), "gate.js"].map((f) => join(pkg, "web", f))) {
   const { code } = transformSync(readFileSync(file, "utf8"), { minify: true, target: "es2020" });
   writeFileSync(file, code);
 }
 
-const entries = ["browser.js", "workerd.js", "deno.js", "node.mjs"];
+const entries = ["browser.js", "workerd.js", "deno.js", "node.mjs", "react-native.js", "manual.js"];
 for (const file of entries) {
   const text = readFileSync(join(npm, file), "utf8").replace("__SNIPPET__", snippet("web"));
   writeFileSync(join(pkg, file), text);
@@ -60,12 +64,25 @@ try {
   rmSync(cjsSource, { force: true });
 }
 
+// manual.cjs: the manual loader for `require`, bundled the same way (its
+// own glue and gate: a CommonJS program that uses it loads its .wasm with
+// its init, not node.cjs's). Its types re-export index.d.cts.
+buildSync({
+  entryPoints: [join(pkg, "manual.js")], outfile: join(pkg, "manual.cjs"), bundle: true, format: "cjs",
+  platform: "node", target: "node18", minify: true, logLevel: "warning", logOverride: { "empty-import-meta": "silent" },
+  banner: { js: "// user-management-client/manual for CommonJS: bundled by esbuild from manual.js.\n\"use strict\";" },
+});
+writeFileSync(join(pkg, "manual.d.cts"), readFileSync(join(npm, "manual.d.ts"), "utf8").replace('"./index.js"', '"./index.cjs"'));
+writeFileSync(join(pkg, "wasm.d.cts"), readFileSync(join(npm, "wasm.d.ts"), "utf8").replace("export default wasm;", "export = wasm;"));
+
 // Types: one declaration file per module format (attw, publint), the same
 // declarations in each; index.d.cts is read as CommonJS, for node.cjs.
 const declarations = readFileSync(join(npm, "index.d.ts"), "utf8");
 writeFileSync(join(pkg, "index.d.ts"), declarations);
 writeFileSync(join(pkg, "index.d.cts"), declarations);
-copyFileSync(join(npm, "README.md"), join(pkg, "README.md"));
+// The manual loader's (everything in index.d.ts, plus init and initSync)
+// and the .wasm's, for user-management-client/manual and /wasm.
+for (const file of ["manual.d.ts", "wasm.d.ts", "README.md"]) copyFileSync(join(npm, file), join(pkg, file));
 for (const license of ["LICENSE", "LICENSE-MIT", "LICENSE-APACHE"]) {
   if (existsSync(join(root, license))) copyFileSync(join(root, license), join(pkg, license));
 }
@@ -88,6 +105,8 @@ const manifest = {
   module: "./browser.js",
   exports: {
     ".": {
+      // Hermes has no WebAssembly: calls reject saying so.
+      "react-native": esm("./react-native.js"),
       workerd: esm("./workerd.js"),
       worker: esm("./workerd.js"),
       deno: esm("./deno.js"),
@@ -98,6 +117,15 @@ const manifest = {
       browser: esm("./browser.js"),
       default: esm("./browser.js"),
     },
+    // Loads nothing until init() or initSync() is given the .wasm.
+    "./manual": {
+      require: { types: "./manual.d.cts", default: "./manual.cjs" },
+      default: { types: "./manual.d.ts", default: "./manual.js" },
+    },
+    "./wasm": {
+      require: { types: "./wasm.d.cts", default: "./web/user_management_client_bg.wasm" },
+      default: { types: "./wasm.d.ts", default: "./web/user_management_client_bg.wasm" },
+    },
     "./package.json": "./package.json",
   },
   // Every entry instantiates the .wasm when loaded.
@@ -105,11 +133,17 @@ const manifest = {
   files: [
     "index.d.ts",
     "index.d.cts",
+    "manual.d.ts",
+    "manual.d.cts",
+    "wasm.d.ts",
+    "wasm.d.cts",
     ...entries,
     "node.cjs",
+    "manual.cjs",
     "web/user_management_client.js",
     "web/user_management_client_bg.wasm",
     `web/${snippet("web")}`,
+    "web/gate.js",
   ],
   keywords: ["users", "api-client", "wasm", "webassembly", "fetch", "cloudflare-workers", "deno"],
 };

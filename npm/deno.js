@@ -1,8 +1,14 @@
 // Deno: reads the .wasm beside this file (needs --allow-read for it) and
-// instantiates it synchronously.
-import { initSync, countUsers, listUsers, UsersClient } from "./web/user_management_client.js";
-export { UsersApiError } from "./web/__SNIPPET__";
+// instantiates it synchronously. If it cannot, importing still works and
+// every call rejects saying why.
+import * as glue from "./web/user_management_client.js";
+import { open, fail } from "./web/gate.js";
+export { countUsers, listUsers, UsersClient, UsersApiError } from "./web/gate.js";
 
-initSync({ module: Deno.readFileSync(new URL("./web/user_management_client_bg.wasm", import.meta.url)) });
-
-export { countUsers, listUsers, UsersClient };
+const wasm = new URL("./web/user_management_client_bg.wasm", import.meta.url);
+try {
+  glue.initSync({ module: Deno.readFileSync(wasm) });
+  open(glue);
+} catch (error) {
+  fail(error, wasm);
+}

@@ -1,9 +1,15 @@
 // Node.js, ES modules: reads the .wasm beside this file and instantiates it
-// synchronously.
+// synchronously. If it cannot, importing still works and every call
+// rejects saying why.
 import { readFileSync } from "node:fs";
-import { initSync, countUsers, listUsers, UsersClient } from "./web/user_management_client.js";
-export { UsersApiError } from "./web/__SNIPPET__";
+import * as glue from "./web/user_management_client.js";
+import { open, fail } from "./web/gate.js";
+export { countUsers, listUsers, UsersClient, UsersApiError } from "./web/gate.js";
 
-initSync({ module: readFileSync(new URL("./web/user_management_client_bg.wasm", import.meta.url)) });
-
-export { countUsers, listUsers, UsersClient };
+const wasm = new URL("./web/user_management_client_bg.wasm", import.meta.url);
+try {
+  glue.initSync({ module: readFileSync(wasm) });
+  open(glue);
+} catch (error) {
+  fail(error, wasm);
+}

@@ -2,9 +2,13 @@
 // run time, so the .wasm is imported as a module (wrangler and miniflare
 // hand it over compiled) and instantiated synchronously.
 import wasmModule from "./web/user_management_client_bg.wasm";
-import { initSync, countUsers, listUsers, UsersClient } from "./web/user_management_client.js";
-export { UsersApiError } from "./web/__SNIPPET__";
+import * as glue from "./web/user_management_client.js";
+import { open, fail } from "./web/gate.js";
+export { countUsers, listUsers, UsersClient, UsersApiError } from "./web/gate.js";
 
-initSync({ module: wasmModule });
-
-export { countUsers, listUsers, UsersClient };
+try {
+  glue.initSync({ module: wasmModule });
+  open(glue);
+} catch (error) {
+  fail(error, "the imported ./web/user_management_client_bg.wasm");
+}
