@@ -6,6 +6,7 @@
 // scripts/package.sh after the wasm-pack build.
 import { readFileSync, writeFileSync, readdirSync, rmSync, copyFileSync, existsSync } from "node:fs";
 import { join, dirname } from "node:path";
+import { brotliCompressSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { buildSync, transformSync } from "esbuild";
 
@@ -41,22 +42,32 @@ for (const file of ["user_management_client.js", snippet("web"), "gate.js"].map(
   writeFileSync(file, code);
 }
 
-const entries = ["browser.js", "workerd.js", "deno.js", "node.mjs", "react-native.js", "manual.js"];
+// web/wasm-bytes.cjs: the .wasm for the Node.js entries, inside their
+// JavaScript so that server bundles carry it (npm/node.mjs says why),
+// brotli-compressed (Node's default quality, 11) and base64-encoded: one
+// CommonJS module that node.mjs imports and node.cjs requires.
+const wasmBytes = readFileSync(join(pkg, "web", "user_management_client_bg.wasm"));
+writeFileSync(join(pkg, "web", "wasm-bytes.cjs"),
+  "// user_management_client_bg.wasm, brotli-compressed and base64-encoded, for node.mjs and node.cjs.\n" +
+  `"use strict";\nmodule.exports = "${brotliCompressSync(wasmBytes).toString("base64")}";\n`);
+
+const entries = ["browser.js", "workerd.js", "edge-light.js", "deno.js", "node.mjs", "react-native.js", "manual.js"];
 for (const file of entries) {
   const text = readFileSync(join(npm, file), "utf8").replace("__SNIPPET__", snippet("web"));
   writeFileSync(join(pkg, file), text);
 }
 
 // node.cjs: npm/node-cjs.mjs bundled into CommonJS with the web glue and
-// snippet inlined, so `require` loads the same web/ .wasm as the other
-// entries (no second wasm-bindgen target, no second .wasm). The glue's
+// snippet inlined, so `require` loads the same .wasm as the other entries
+// (no second wasm-bindgen target); web/wasm-bytes.cjs stays a require, the
+// one copy both Node.js entries share. The glue's
 // `import.meta.url` only serves its `init()` without arguments, which
 // node.cjs never calls: it is left empty.
 const cjsSource = join(pkg, ".node-cjs.mjs");
 writeFileSync(cjsSource, readFileSync(join(npm, "node-cjs.mjs"), "utf8").replace("__SNIPPET__", snippet("web")));
 try {
   buildSync({
-    entryPoints: [cjsSource], outfile: join(pkg, "node.cjs"), bundle: true, format: "cjs",
+    entryPoints: [cjsSource], outfile: join(pkg, "node.cjs"), bundle: true, format: "cjs", external: ["./web/wasm-bytes.cjs"],
     platform: "node", target: "node18", minify: true, logLevel: "warning", logOverride: { "empty-import-meta": "silent" },
     banner: { js: "// Node.js, CommonJS: the web target's glue and snippet, bundled by esbuild from npm/node-cjs.mjs.\n\"use strict\";" },
   });
@@ -107,6 +118,8 @@ const manifest = {
     ".": {
       // Hermes has no WebAssembly: calls reject saying so.
       "react-native": esm("./react-native.js"),
+      // Next.js's Edge runtime, Vercel Edge Functions: `.wasm?module`.
+      "edge-light": esm("./edge-light.js"),
       workerd: esm("./workerd.js"),
       worker: esm("./workerd.js"),
       deno: esm("./deno.js"),
@@ -129,7 +142,7 @@ const manifest = {
     "./package.json": "./package.json",
   },
   // Every entry instantiates the .wasm when loaded.
-  sideEffects: ["./browser.js", "./workerd.js", "./deno.js", "./node.mjs", "./node.cjs"],
+  sideEffects: ["./browser.js", "./workerd.js", "./edge-light.js", "./deno.js", "./node.mjs", "./node.cjs"],
   files: [
     "index.d.ts",
     "index.d.cts",
@@ -144,6 +157,7 @@ const manifest = {
     "web/user_management_client_bg.wasm",
     `web/${snippet("web")}`,
     "web/gate.js",
+    "web/wasm-bytes.cjs",
   ],
   keywords: ["users", "api-client", "wasm", "webassembly", "fetch", "cloudflare-workers", "deno"],
 };
