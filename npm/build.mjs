@@ -42,14 +42,14 @@ for (const file of ["user_management_client.js", snippet("web"), "gate.js"].map(
   writeFileSync(file, code);
 }
 
-// web/wasm-bytes.cjs: the .wasm for the Node.js entries, inside their
-// JavaScript so that server bundles carry it (npm/node.mjs says why),
-// brotli-compressed (Node's default quality, 11) and base64-encoded: one
-// CommonJS module that node.mjs imports and node.cjs requires.
+// wasm-bytes.js: the .wasm for node.mjs, inside its JavaScript so that
+// server bundles carry it (npm/node.mjs says why), brotli-compressed
+// (Node's default quality, 11) and base64-encoded, as an ES module that any
+// bundler takes without a CommonJS plugin. Outside web/: no browser loads it.
 const wasmBytes = readFileSync(join(pkg, "web", "user_management_client_bg.wasm"));
-writeFileSync(join(pkg, "web", "wasm-bytes.cjs"),
-  "// user_management_client_bg.wasm, brotli-compressed and base64-encoded, for node.mjs and node.cjs.\n" +
-  `"use strict";\nmodule.exports = "${brotliCompressSync(wasmBytes).toString("base64")}";\n`);
+writeFileSync(join(pkg, "wasm-bytes.js"),
+  "// web/user_management_client_bg.wasm, brotli-compressed and base64-encoded, for node.mjs.\n" +
+  `export default "${brotliCompressSync(wasmBytes).toString("base64")}";\n`);
 
 const entries = ["browser.js", "workerd.js", "edge-light.js", "deno.js", "node.mjs", "react-native.js", "manual.js"];
 for (const file of entries) {
@@ -58,16 +58,15 @@ for (const file of entries) {
 }
 
 // node.cjs: npm/node-cjs.mjs bundled into CommonJS with the web glue and
-// snippet inlined, so `require` loads the same .wasm as the other entries
-// (no second wasm-bindgen target); web/wasm-bytes.cjs stays a require, the
-// one copy both Node.js entries share. The glue's
+// snippet inlined, so `require` loads the same web/ .wasm as the other
+// entries (no second wasm-bindgen target, no second .wasm). The glue's
 // `import.meta.url` only serves its `init()` without arguments, which
 // node.cjs never calls: it is left empty.
 const cjsSource = join(pkg, ".node-cjs.mjs");
 writeFileSync(cjsSource, readFileSync(join(npm, "node-cjs.mjs"), "utf8").replace("__SNIPPET__", snippet("web")));
 try {
   buildSync({
-    entryPoints: [cjsSource], outfile: join(pkg, "node.cjs"), bundle: true, format: "cjs", external: ["./web/wasm-bytes.cjs"],
+    entryPoints: [cjsSource], outfile: join(pkg, "node.cjs"), bundle: true, format: "cjs",
     platform: "node", target: "node18", minify: true, logLevel: "warning", logOverride: { "empty-import-meta": "silent" },
     banner: { js: "// Node.js, CommonJS: the web target's glue and snippet, bundled by esbuild from npm/node-cjs.mjs.\n\"use strict\";" },
   });
@@ -157,7 +156,7 @@ const manifest = {
     "web/user_management_client_bg.wasm",
     `web/${snippet("web")}`,
     "web/gate.js",
-    "web/wasm-bytes.cjs",
+    "wasm-bytes.js",
   ],
   keywords: ["users", "api-client", "wasm", "webassembly", "fetch", "cloudflare-workers", "deno"],
 };
