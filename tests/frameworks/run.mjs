@@ -15,16 +15,17 @@
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { extname, join, normalize, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const repo = fileURLToPath(new URL("../..", import.meta.url));
 const bin = (name) => join(repo, "node_modules", ".bin", name);
 const api = process.env.USERS_API_URL;
 if (!api) throw new Error("USERS_API_URL is not set: run through scripts/with-server.sh");
-const parts = process.argv.slice(2).length ? process.argv.slice(2) : ["ssr", "next"];
+const parts = process.argv.slice(2).length ? process.argv.slice(2) : ["ssr", "rollup", "next"];
 
 const scratch = mkdtempSync(join(tmpdir(), "umc-frameworks-"));
 const tarball = join(scratch, execFileSync("npm", ["pack", "--silent", "--pack-destination", scratch], {
@@ -98,6 +99,20 @@ async function htmlSummary(url) {
   const entities = { amp: "&", lt: "<", gt: ">", quot: '"' };
   return JSON.parse(text.replace(/&(?:#(\d+)|#x([0-9a-f]+)|(\w+));/gi,
     (_, dec, hex, name) => (dec ? String.fromCharCode(dec) : hex ? String.fromCharCode(parseInt(hex, 16)) : entities[name])));
+}
+
+const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm" };
+/** Serves the files of `dir` on a free loopback port. */
+function serve(dir) {
+  const server = createServer((req, res) => {
+    const path = normalize(join(dir, decodeURIComponent(new URL(req.url, "http://x").pathname)));
+    if (!path.startsWith(dir)) { res.writeHead(403).end(); return; }
+    try {
+      const body = readFileSync(path);
+      res.writeHead(200, { "content-type": TYPES[extname(path)] ?? "application/octet-stream" }).end(body);
+    } catch { res.writeHead(404).end(); }
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
 }
 
 let browser;
@@ -191,22 +206,52 @@ async function viteSsr() {
   }
 }
 
+// --- Rollup 4 ---------------------------------------------------------------
+async function rollup() {
+  const app = await step("Rollup: npm install (when its lock changed) and the tarball", () => lockedApp("rollup"));
+  if (!app) return;
+  const built = await step("Rollup: rollup -c (a page bundle and a Node.js bundle)", () => {
+    const output = build(join(app, "node_modules/.bin/rollup"), ["-c", "--silent"], { cwd: app });
+    if (output.trim()) throw new Error(`rollup printed:\n${output}`);
+    // Both bundles alone, in a folder with no node_modules above it.
+    const copy = mkdtempSync(join(tmpdir(), "umc-rollup-dist-"));
+    cpSync(join(app, "dist"), copy, { recursive: true });
+    cpSync(join(app, "index.html"), join(copy, "index.html"));
+    return copy;
+  });
+  if (!built) return;
+  try {
+    await check("Rollup, Node.js bundle run from a copy", () => JSON.parse(run("node", ["count.mjs"], { cwd: built }).trim().split("\n").pop()));
+    await check("Rollup, page bundle with @web/rollup-plugin-import-meta-assets (Chromium)", async () => {
+      const server = await serve(built);
+      try {
+        return await inChromium(`http://127.0.0.1:${server.address().port}/index.html?api=${encodeURIComponent(api)}`);
+      } finally {
+        server.close();
+      }
+    });
+  } finally {
+    rmSync(built, { recursive: true, force: true });
+  }
+}
+
 // --- Next.js 16 ---------------------------------------------------------------
 /**
- * examples/next in target/frameworks/next, as its user has it: its locked
+ * examples/NAME in target/frameworks/NAME, as its user has it: its locked
  * dependencies, then the tarball. The committed package.json names the
  * package as a user's does (`^0.1.0`, not in the lock: it is not taken from
  * a registry here); the work copy leaves it out and the tarball is installed
  * with --no-save. The install is kept while the lock is unchanged. It is
  * `npm install` honouring the lock, not `npm ci`: this machine's registry
- * mirror has no darwin or win32 build of next's optional @next/swc-*
- * packages, so the lock written here lacks them and `npm ci` refuses it.
+ * mirror lacks the other platforms' builds of next's and rollup's optional
+ * native packages, so the locks written here lack them and `npm ci`
+ * refuses them.
  */
-function nextApp() {
-  const app = join(repo, "target/frameworks/next");
+function lockedApp(name) {
+  const app = join(repo, "target/frameworks", name);
   mkdirSync(app, { recursive: true });
   for (const entry of readdirSync(app)) if (entry !== "node_modules") rmSync(join(app, entry), { recursive: true, force: true });
-  cpSync(join(repo, "examples/next"), app, { recursive: true, filter: (src) => !/(^|\/)(node_modules|\.next)(\/|$)/.test(relative(repo, src)) });
+  cpSync(join(repo, "examples", name), app, { recursive: true, filter: (src) => !/(^|\/)(node_modules|\.next|dist)(\/|$)/.test(relative(repo, src)) });
   const manifest = JSON.parse(readFileSync(join(app, "package.json"), "utf8"));
   delete manifest.dependencies["user-management-client"];
   writeFileSync(join(app, "package.json"), JSON.stringify(manifest, null, 2));
@@ -260,7 +305,7 @@ async function nextMode(label, make, start, { tolerated, ...options } = {}) {
 }
 
 async function next() {
-  const app = await step("Next.js: npm install (when its lock changed) and the tarball", nextApp);
+  const app = await step("Next.js: npm install (when its lock changed) and the tarball", () => lockedApp("next"));
   if (!app) return;
   const nextBin = join(app, "node_modules/.bin/next");
   const ready = /Ready in/;
@@ -304,6 +349,7 @@ async function next() {
 
 try {
   if (parts.includes("ssr")) await viteSsr();
+  if (parts.includes("rollup")) await rollup();
   if (parts.includes("next")) await next();
 } finally {
   await browser?.close();
