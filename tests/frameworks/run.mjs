@@ -1,17 +1,22 @@
 // Framework checks of the packed npm package (issue 17), installed as a user
 // would, against the reference server (USERS_API_URL, from
 // scripts/with-server.sh):
-//   - Next.js 16 (examples/next): `next build` (Turbopack) with standalone
-//     output, run from a copy of .next/standalone as Next's docs say;
-//     `next build --webpack` run with `next start`; `next dev`. Each serves a
-//     server component, a Node.js route handler, an Edge route handler and a
-//     "use client" page, checked in headless Chromium with no console error.
 //   - A Vite SSR bundle with `ssr.noExternal: true` (examples/vite-ssr), run
 //     from a copy in another folder, with no node_modules in reach.
-// Each must report the server's real numbers. The Next.js app's npm install
-// is kept in target/frameworks/next/ while its package-lock.json is
-// unchanged. `node tests/frameworks/run.mjs [next] [ssr]` runs a part.
-// Prints `frameworks: N passed, M failed` and exits non-zero on any failure.
+//   - Rollup 4 (examples/rollup): a Node.js bundle run from a copy, and a
+//     page bundle in headless Chromium.
+//   - Next.js 16 (examples/next): `next build` (Turbopack) with standalone
+//     output, run from a copy of .next/standalone as Next's docs say;
+//     `next dev`; `next build --webpack` run with `next start`. Each serves a
+//     server component, a Node.js route handler, Edge route handlers (App
+//     Router and Pages Router) and a "use client" page, checked in headless
+//     Chromium with no console error; a build that prints anything about the
+//     package fails.
+// Each must report the server's real numbers. Next.js and Rollup are
+// installed from their examples' locks in target/frameworks/NAME/, kept
+// while the lock is unchanged. `node tests/frameworks/run.mjs [ssr]
+// [rollup] [next]` runs some parts. Prints `frameworks: N passed, M failed`
+// and exits non-zero on any failure.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
