@@ -36,7 +36,7 @@ export function open(glue) {
 export function fail(error, tried) {
   cause = error;
   why = /disallow|unsafe-eval|Content.Security/i.test(error)
-    ? `this host refused to compile WebAssembly (${error}); pass a compiled WebAssembly.Module to ${MANUAL}`
+    ? `this host refused to compile WebAssembly (${error}); allow it (a page's CSP: 'wasm-unsafe-eval' in script-src) or pass a compiled WebAssembly.Module to ${MANUAL}`
     : `could not load the .wasm from ${tried} (${error}); pass it to ${MANUAL}`;
   return refused();
 }
