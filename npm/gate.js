@@ -23,8 +23,8 @@ function refused() {
 /** Called once the .wasm is instantiated, with the glue's exports: every call goes through to them. */
 export function open(glue) {
   ({ countUsers: count, listUsers: list, UsersClient: Client } = glue);
-  // Instances are made by the glue's constructor with this class's
-  // prototype, which inherits the glue's methods (free, Symbol.dispose).
+  // UsersClient becomes a subclass of the glue's: its instances are made
+  // by the glue's constructor and inherit its methods (free, Symbol.dispose).
   Object.setPrototypeOf(UsersClient, Client);
   Object.setPrototypeOf(UsersClient.prototype, Client.prototype);
 }
@@ -36,7 +36,7 @@ export function open(glue) {
 export function fail(error, tried) {
   cause = error;
   why = /disallow|unsafe-eval|Content.Security/i.test(error)
-    ? `this host refused to compile WebAssembly (${error}); pass a compiled WebAssembly.Module to ${MANUAL}`
+    ? `this host refused to compile WebAssembly (${error}); allow it (a page's CSP: 'wasm-unsafe-eval' in script-src) or pass a compiled WebAssembly.Module to ${MANUAL}`
     : `could not load the .wasm from ${tried} (${error}); pass it to ${MANUAL}`;
   return refused();
 }
@@ -47,9 +47,11 @@ export const countUsers = (baseUrl, params, options) =>
 export const listUsers = (baseUrl, params, options) =>
   list ? list(baseUrl, params, options) : Promise.reject(refused());
 
-export class UsersClient {
+// Its parent becomes the glue's class once open() has run (`super` calls
+// whatever the parent is then); until then, it throws before reaching it.
+export class UsersClient extends Object {
   constructor(options) {
     if (!Client) throw refused();
-    return Reflect.construct(Client, [options], new.target);
+    super(options);
   }
 }

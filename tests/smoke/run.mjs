@@ -282,6 +282,62 @@ for (const [resolver, declarations] of Object.entries(declarationsFor)) {
   };
 }
 
+// --- the manual loader: user-management-client/manual and /wasm -------------
+// examples/manual/ in Node (bytes, ESM and CommonJS), workerd (the Module
+// that importing /wasm gives) and Chromium (its URL, from an import map);
+// then tests/types/manual.ts under each resolver, checking which
+// declaration files it got.
+Object.assign(checks, {
+  "Manual loader: Node ESM, init(bytes)": () => lastJson(run("node", ["examples/manual/count.mjs"])),
+  "Manual loader: Node CommonJS, initSync(bytes)": () => lastJson(run("node", ["examples/manual/count.cjs"])),
+  "Manual loader: workerd (miniflare), initSync(the imported Module)": async () => {
+    run(bin("esbuild"), ["examples/manual/worker.js", "--bundle", "--format=esm", "--platform=neutral",
+      "--conditions=workerd,worker,browser", "--loader:.wasm=copy", "--log-level=warning", "--outdir=dist-manual-worker"]);
+    const { Miniflare } = await import("miniflare");
+    const mf = new Miniflare({
+      modules: true,
+      scriptPath: join(scratch, "dist-manual-worker/worker.js"),
+      modulesRoot: join(scratch, "dist-manual-worker"),
+      modulesRules: [{ type: "CompiledWasm", include: ["**/*.wasm"] }],
+      compatibilityDate: "2026-04-01",
+      bindings: { USERS_API_URL: api },
+    });
+    try {
+      return await (await mf.dispatchFetch("http://worker.local/")).json();
+    } finally {
+      await mf.dispose();
+    }
+  },
+  "Manual loader: Chromium, init(URL from an import map)": async () => {
+    const server = await serve(scratch);
+    try {
+      cpSync(join(scratch, "examples/manual"), join(scratch, "manual-page"), { recursive: true });
+      writeFileSync(join(scratch, "manual-page/index.html"),
+        readFileSync(join(scratch, "manual-page/index.html"), "utf8").replaceAll("./node_modules/", "../node_modules/"));
+      return await inChromium(`http://127.0.0.1:${server.address().port}/manual-page/index.html?api=${encodeURIComponent(api)}`);
+    } finally {
+      server.close();
+    }
+  },
+});
+const manualDeclarations = {
+  "nodenext-esm": ["manual.d.ts", "wasm.d.ts"],
+  "nodenext-cjs": ["manual.d.cts", "wasm.d.cts"],
+  bundler: ["manual.d.ts", "wasm.d.ts"],
+};
+for (const [resolver, declarations] of Object.entries(manualDeclarations)) {
+  checks[`Types: manual.ts under ${resolver} (${declarations.join(", ")})`] = () => {
+    const dir = join(scratch, "types-manual", resolver);
+    cpSync(join(repo, "tests/types", resolver), dir, { recursive: true });
+    cpSync(join(repo, "tests/types/manual.ts"), join(dir, "manual.ts"));
+    writeFileSync(join(dir, "tsconfig.manual.json"), JSON.stringify({ extends: "./tsconfig.json", files: ["manual.ts"] }));
+    const files = run(bin("tsc"), ["-p", join(dir, "tsconfig.manual.json"), "--explainFiles"]);
+    const got = [...files.matchAll(/^node_modules\/user-management-client\/((?:manual|wasm)\S*)$/gm)].map((m) => m[1]);
+    if (got.join() !== declarations.join()) throw new Error(`resolved to ${got.join(", ")}, expected ${declarations.join(", ")}`);
+    return expected;
+  };
+}
+
 let passed = 0, failed = 0;
 for (const [name, check] of Object.entries(checks)) {
   const started = Date.now();
