@@ -183,8 +183,8 @@ test("where the .wasm is missing, importing works and every call names the path 
   t.after(() => rmSync(copy, { recursive: true, force: true }));
   cpSync(pkg, copy, { recursive: true, filter: (src) => !src.endsWith(".wasm") });
   const tried = join(copy, "web/user_management_client_bg.wasm");
+  // (node.mjs reads no .wasm file: the next test.)
   for (const [name, load] of Object.entries({
-    "node.mjs": `await import("./node.mjs")`,
     "node.cjs": `(await import("node:module")).createRequire(${JSON.stringify(join(copy, "x.js"))})("./node.cjs")`,
   })) {
     const got = await fresh(`const m = ${load}; report(await probe(m));`, { cwd: copy });
@@ -196,4 +196,13 @@ test("where the .wasm is missing, importing works and every call names the path 
       throw err;
     }
   }
+});
+
+test("node.mjs carries its .wasm (wasm-bytes.js): it answers with every .wasm file removed", async (t) => {
+  const copy = mkdtempSync(join(tmpdir(), "umc-nowasm-"));
+  t.after(() => rmSync(copy, { recursive: true, force: true }));
+  cpSync(pkg, copy, { recursive: true, filter: (src) => !src.endsWith(".wasm") });
+  const expected = await truth();
+  const got = await fresh(`report(await probe(await import("./node.mjs")));`, { cwd: copy });
+  assert.deepEqual(got, { count: expected, list: 2, client: expected, instance: true, sent: 3 });
 });
