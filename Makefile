@@ -78,8 +78,9 @@ smoke: debug-server
 ## The packed package in frameworks, against the server: a Next.js 16 app
 ## (examples/next: `next build` with Turbopack, standalone output, run from a
 ## copy; `next build --webpack` with `next start`; `next dev`; a server
-## component, Node.js and Edge route handlers, a client page in Chromium) and
-## a Vite SSR bundle with `ssr.noExternal` run from a copy (examples/vite-ssr).
+## component, Node.js and Edge route handlers, a client page in Chromium), a
+## Vite SSR bundle with `ssr.noExternal` run from a copy (examples/vite-ssr)
+## and Rollup bundles for Node.js and a page (examples/rollup).
 frameworks: debug-server
 	scripts/with-server.sh -- node tests/frameworks/run.mjs
 

@@ -165,7 +165,7 @@ async function check(name, fn) {
     console.log(`FAIL ${name}: ${details(err)}`);
   }
 }
-/** A step the checks after it need (a build, a server start): timed, and on failure every dependent check fails with it. */
+/** A step the checks after it need (a build, a server start): timed; a failure counts once, and the caller skips what needed it. */
 async function step(name, fn) {
   const started = Date.now();
   try {
