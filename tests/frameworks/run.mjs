@@ -85,9 +85,16 @@ function startUntil(cmd, args, options, ready, timeoutMs = 90_000) {
     child.once("exit", (code) => { clearTimeout(timer); reject(new Error(`exited with ${code}: ${output}`)); });
   });
 }
+/** Stops a command started by startUntil (its whole process group); resolves once it has exited. */
 function stop(child) {
   child.removeAllListeners("exit");
-  try { process.kill(-child.pid, "SIGTERM"); } catch { /* already gone */ }
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = (signal) => { try { process.kill(-child.pid, signal); } catch { /* already gone */ } };
+    const timer = setTimeout(() => kill("SIGKILL"), 10_000);
+    child.once("exit", () => { clearTimeout(timer); resolve(); });
+    kill("SIGTERM");
+  });
 }
 
 async function get(url) {
@@ -203,7 +210,7 @@ async function viteSsr() {
       try {
         return await htmlSummary(server.output().match(/Listening on (\S+)/)[1]);
       } finally {
-        stop(server.child);
+        await stop(server.child);
       }
     });
   } finally {
@@ -305,7 +312,7 @@ async function nextMode(label, make, start, { tolerated, ...options } = {}) {
   try {
     await nextChecks(label, `http://127.0.0.1:${port}`, options);
   } finally {
-    stop(server.child);
+    await stop(server.child);
   }
 }
 
@@ -327,7 +334,7 @@ async function next() {
       return output;
     },
     (port) => startUntil("node", ["server.js"], { cwd: standalone, env: { ...env, PORT: String(port), HOSTNAME: "127.0.0.1" } }, ready));
-  if (standalone) rmSync(standalone, { recursive: true, force: true });
+  if (standalone) rmSync(standalone, { recursive: true, force: true, maxRetries: 3 });
 
   await nextMode("Next.js 16, next dev (Turbopack)",
     () => "",
