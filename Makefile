@@ -8,7 +8,7 @@ DEMO_BIND ?= 127.0.0.1:8080
 DEMO_DB ?= data/users.sqlite3
 SERVER := target/server/user-management-server
 
-.PHONY: all setup build package server debug-server demo test lint unit wasm-tests js-tests load smoke e2e rust-example bench clean
+.PHONY: all setup build package server debug-server demo test lint unit wasm-tests js-tests load smoke runners e2e rust-example bench clean
 
 all: build
 
@@ -34,7 +34,7 @@ demo: build server
 	$(SERVER) --bind $(DEMO_BIND) --db $(DEMO_DB) --www www --pkg pkg
 
 ## Everything CI runs.
-test: setup lint unit build wasm-tests js-tests load smoke e2e rust-example
+test: setup lint unit build wasm-tests js-tests load smoke runners e2e rust-example
 	@echo "make test: all checks passed"
 
 lint:
@@ -74,6 +74,13 @@ smoke: debug-server
 	@out=$$(NO_COLOR=1 publint --strict pkg 2>&1); echo "$$out"; grep -q '^All good!$$' <<<"$$out" || { echo "publint: not all good" >&2; exit 1; }
 	tsc -p tests/types
 	scripts/with-server.sh -- node tests/smoke/run.mjs
+
+## The packed package on Node 22 and 24 (ESM and CommonJS: examples/node), and
+## in the test runners' user projects, on Node 24: Jest 30 (examples/jest: jsdom,
+## node) and Vitest 5 (examples/vitest: node, jsdom, happy-dom, browser mode in
+## Chromium). Installs (npm ci) under target/runners/ only when a lock changed.
+runners: debug-server
+	scripts/with-server.sh -- node tests/runners/run.mjs
 
 ## The Rust API example (examples/rust), built with wasm-pack and run in Node against the server.
 rust-example: debug-server
