@@ -84,6 +84,9 @@ function runnerProject(name) {
   writeFileSync(join(dir, "package.json"), JSON.stringify(manifest, null, 2));
   installLocked(dir);
   npm(["install", "--no-save", tarball], dir);
+  // Vite's pre-bundled copy (Vitest's browser mode) is keyed by the lock,
+  // which the tarball does not change: drop it, so each run uses this build.
+  rmSync(join(dir, "node_modules", ".vite"), { recursive: true, force: true });
   return dir;
 }
 
