@@ -37,7 +37,8 @@ function installLocked(dir) {
   const stamp = join(dir, "node_modules", ".runners-stamp");
   if (existsSync(stamp) && readFileSync(stamp, "utf8") === lock) return;
   console.log(`npm ci in ${dir.slice(repo.length)}`);
-  npm(["ci"], dir);
+  // --prefer-offline: the lock pins every version, so npm's cached metadata serves.
+  npm(["ci", "--prefer-offline"], dir);
   writeFileSync(stamp, lock);
 }
 
