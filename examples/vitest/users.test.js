@@ -1,9 +1,10 @@
 // A plain import of the package in every environment vitest.config.js
 // lists. `npx vitest run`.
-import { expect, inject, test } from "vitest";
+import { describe, expect, inject, test } from "vitest";
 import { countUsers, listUsers, UsersApiError } from "user-management-client";
 
 const api = inject("api");
+const environment = inject("environment");
 
 /** Which environment this file really runs in, from what the globals show. */
 function detected() {
@@ -14,23 +15,25 @@ function detected() {
   return navigator.userAgent;
 }
 
-test("runs in the environment its project names", () => {
-  expect(detected()).toBe(inject("environment"));
-});
+describe(environment, () => {
+  test("runs in the environment its project names", () => {
+    expect(detected()).toBe(environment);
+  });
 
-test("counts and lists the active users as the server does", async () => {
-  const totalUsers = inject("totalActive");
+  test("counts and lists the active users as the server does", async () => {
+    const totalUsers = inject("totalActive");
 
-  const count = await countUsers(api, { active: "true" });
-  const page = await listUsers(api, { active: true, pageSize: 5 });
+    const count = await countUsers(api, { active: "true" });
+    const page = await listUsers(api, { active: true, pageSize: 5 });
 
-  expect(count).toEqual({ status: 200, result: { totalUsers } });
-  expect(page.result.totalUsers).toBe(totalUsers);
-  expect(page.result.users).toHaveLength(Math.min(5, totalUsers));
-});
+    expect(count).toEqual({ status: 200, result: { totalUsers } });
+    expect(page.result.totalUsers).toBe(totalUsers);
+    expect(page.result.users).toHaveLength(Math.min(5, totalUsers));
+  });
 
-test("a bad `active` is a UsersApiError", async () => {
-  const err = await countUsers(api, { active: "yes" }).catch((e) => e);
-  expect(err).toBeInstanceOf(UsersApiError);
-  expect(err).toMatchObject({ kind: "validation", param: "active" });
+  test("a bad `active` is a UsersApiError", async () => {
+    const err = await countUsers(api, { active: "yes" }).catch((e) => e);
+    expect(err).toBeInstanceOf(UsersApiError);
+    expect(err).toMatchObject({ kind: "validation", param: "active" });
+  });
 });
