@@ -96,4 +96,4 @@ e2e: debug-server
 
 clean:
 	cargo clean
-	rm -rf pkg node_modules
+	rm -rf pkg node_modules tests/node-lines/node_modules
