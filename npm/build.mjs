@@ -75,12 +75,15 @@ try {
   rmSync(cjsSource, { force: true });
 }
 
-// manual.cjs: the manual loader for `require`, bundled the same way (its
-// own glue and gate: a CommonJS program that uses it loads its .wasm with
-// its init, not node.cjs's). Its types re-export index.d.cts.
+// manual.cjs: the manual loader for `require` in Node, bundled the same way
+// (its own glue and gate: a CommonJS program that uses it loads its .wasm
+// with its init, not node.cjs's; TextDecoder/TextEncoder from node:util, as
+// for node.cjs, so it also loads under Jest's jsdom). Its types re-export
+// index.d.cts. Elsewhere `require` takes manual.js (bundlers accept it).
 buildSync({
   entryPoints: [join(pkg, "manual.js")], outfile: join(pkg, "manual.cjs"), bundle: true, format: "cjs",
   platform: "node", target: "node18", minify: true, logLevel: "warning", logOverride: { "empty-import-meta": "silent" },
+  inject: [join(npm, "node-cjs-text.mjs")],
   banner: { js: "// user-management-client/manual for CommonJS: bundled by esbuild from manual.js.\n\"use strict\";" },
 });
 writeFileSync(join(pkg, "manual.d.cts"), readFileSync(join(npm, "manual.d.ts"), "utf8").replace('"./index.js"', '"./index.cjs"'));
@@ -135,7 +138,7 @@ const manifest = {
     },
     // Loads nothing until init() or initSync() is given the .wasm.
     "./manual": {
-      require: { types: "./manual.d.cts", default: "./manual.cjs" },
+      node: { require: { types: "./manual.d.cts", default: "./manual.cjs" } },
       default: { types: "./manual.d.ts", default: "./manual.js" },
     },
     "./wasm": {
