@@ -40,8 +40,8 @@ test: setup lint unit build wasm-tests js-tests load smoke e2e rust-example
 lint:
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
-	cargo clippy -p user-management-client --target wasm32-unknown-unknown --lib -- -D warnings
-	cargo clippy -p user-management-client --target wasm32-unknown-unknown --all-targets -- -D warnings
+	cargo clippy -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown --lib -- -D warnings
+	cargo clippy -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown --all-targets -- -D warnings
 
 ## Native tests: the client's pure modules and the reference server.
 unit:

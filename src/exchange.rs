@@ -4,18 +4,18 @@
 //!
 //! The `fetch` called is the `fetch` option or, without it, the global
 //! `fetch` looked up at each attempt, always as `fetch(url, init)`; what it
-//! throws, rejects with or resolves to is checked here before the answer is
-//! wrapped as a gloo-net `Response`. gloo-net's `Request::send` is not used:
-//! it calls the global `fetch` itself and panics (a trap, for every later
-//! call) when that resolves to something that is not a `Response` or rejects
-//! with something that is not an `Error`, which a replaced `globalThis.fetch`
-//! (a test suite's stub, a polyfill) does; and in Node the `Request` object
+//! throws, rejects with or resolves to is checked here. This is why the
+//! crate does not use gloo-net: its `Request::send` calls the global `fetch`
+//! itself and panics (a trap, for every later call) when that resolves to
+//! something that is not a `Response` or rejects with something that is not
+//! an `Error`, which a replaced `globalThis.fetch` (a test suite's stub, a
+//! polyfill) does; and in Node the `Request` object
 //! it needs made each call about 1.3 times slower (README, "Performance").
 //! Each wait races a [`Stop`], since a replaced or custom `fetch` may ignore
 //! the request's signal.
 //!
 //! The body is read as a JS string and never copied into Rust: the answer
-//! module hands it to `JSON.parse` (gloo-net's `Response::text` would copy a
+//! module hands it to `JSON.parse` (a Rust `String` would copy a
 //! 100,000-user list into Rust and back).
 
 use js_sys::{Function, JsString, Promise, Reflect};
@@ -107,7 +107,7 @@ pub async fn attempt(
     };
     let mut stop = Stop::new((timeout_ms > 0).then_some(timeout_ms), signal);
     let response = call_fetch(fetch, request, &mut stop).await?;
-    let raw = web_sys::Response::from(response);
+    let raw = response;
     let http_status = match Reflect::get(&raw, &"status".into()).map(|s| s.as_f64()) {
         Ok(Some(s)) if (100.0..=599.0).contains(&s) && s.fract() == 0.0 => s as u16,
         _ => return Err(Failure::NotAResponse),
@@ -152,7 +152,7 @@ async fn call_fetch(
     fetch: &Function,
     request: &Request,
     stop: &mut Stop,
-) -> Result<gloo_net::http::Response, Failure> {
+) -> Result<web_sys::Response, Failure> {
     let returned = fetch
         .call2(
             &JsValue::UNDEFINED,
@@ -169,9 +169,7 @@ async fn call_fetch(
     if !has_text {
         return Err(Failure::NotAResponse);
     }
-    Ok(gloo_net::http::Response::from(
-        resolved.unchecked_into::<web_sys::Response>(),
-    ))
+    Ok(resolved.unchecked_into())
 }
 
 /// Why `fetch` failed, in a few words: the error's name and message, and

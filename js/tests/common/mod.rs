@@ -13,7 +13,7 @@ use js_sys::{Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-pub use user_management_client::js::{count_users, list_users, JsUsersClient as UsersClient};
+pub use user_management_client_js::{count_users, list_users, JsUsersClient as UsersClient};
 
 mod faults;
 mod hooks;
