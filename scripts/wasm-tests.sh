@@ -16,8 +16,9 @@ logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 status=0
 # USERS_API_URL is compiled in (option_env!), so each run rebuilds the tests.
-wasm-pack test --node js -- --test node 2>&1 | tee "$logs/node" || status=1
-wasm-pack test --headless --chrome js -- --test browser 2>&1 | tee "$logs/browser" || status=1
+# From js/, the crate of the suite (wasm-pack takes `-- --test` only there).
+(cd js && wasm-pack test --node -- --test node) 2>&1 | tee "$logs/node" || status=1
+(cd js && wasm-pack test --headless --chrome -- --test browser) 2>&1 | tee "$logs/browser" || status=1
 
 passed() { sed -n 's/^test result: ok\. \([0-9]*\) passed.*/\1/p' "$1" | tail -n 1; }
 node=$(passed "$logs/node"); browser=$(passed "$logs/browser")

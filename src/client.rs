@@ -28,7 +28,8 @@ use crate::value::Value;
 use crate::wait::{is_aborted, Stop, Stopped};
 
 /// What every call returns outside wasm32, where there is no JS `fetch`.
-const NEEDS_FETCH: &str = "this client calls the API through JavaScript's fetch, which it has only \
+const NEEDS_FETCH: &str =
+    "this client calls the API through JavaScript's fetch, which it has only \
      when compiled to wasm32 and run in a JS runtime; on another target (a server-side \
      render) every call fails with this error";
 
@@ -50,6 +51,15 @@ const NEEDS_FETCH: &str = "this client calls the API through JavaScript's fetch,
 #[derive(Clone)]
 pub struct UsersClient {
     config: Rc<Config>,
+}
+
+/// Shows the options (header values left out: they may be credentials).
+impl std::fmt::Debug for UsersClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("UsersClient")
+            .field("options", &self.config.options)
+            .finish()
+    }
 }
 
 struct Config {

@@ -270,7 +270,10 @@ mod tests {
                 ..Default::default()
             };
             let err = check_list_params(&params).unwrap_err();
-            assert_eq!((err.kind(), err.param()), (ErrorKind::Validation, Some(param)));
+            assert_eq!(
+                (err.kind(), err.param()),
+                (ErrorKind::Validation, Some(param))
+            );
         }
     }
 

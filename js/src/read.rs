@@ -122,12 +122,9 @@ fn base_options(base_url: &JsValue) -> Result<ClientOptions, Rejection> {
             options::check_base_url(&Value::Str(text.clone()))?;
             Ok(ClientOptions::new(text))
         }
-        other => Err(Error::invalid(
-            "baseUrl",
-            "an absolute http: or https: URL",
-            &other.shown(),
-        )
-        .into()),
+        other => {
+            Err(Error::invalid("baseUrl", "an absolute http: or https: URL", &other.shown()).into())
+        }
     }
 }
 
@@ -315,7 +312,9 @@ fn hooks(value: &JsValue) -> Result<Hooks, Rejection> {
             let error = Error::validation("hooks", "the hooks object could not be read");
             Rejection::caused(error, cause)
         })?,
-        other => return Err(Error::invalid("hooks", "an object of functions", &other.shown()).into()),
+        other => {
+            return Err(Error::invalid("hooks", "an object of functions", &other.shown()).into())
+        }
     };
     let mut hooks = Hooks::default();
     for (key, value) in entries {
@@ -346,9 +345,9 @@ fn hooks(value: &JsValue) -> Result<Hooks, Rejection> {
             "afterResponse" => hooks.after_response(move |info: &ResponseInfo| {
                 call_hook(&function, &attempt_info(&info.request, Some(info)))
             }),
-            _ => hooks.before_retry(move |info: &RetryInfo| {
-                call_hook(&function, &retry_info(info))
-            }),
+            _ => {
+                hooks.before_retry(move |info: &RetryInfo| call_hook(&function, &retry_info(info)))
+            }
         };
     }
     Ok(hooks)

@@ -11,9 +11,8 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use user_management_client::{
-    AttemptInfo, CallOptions, ClientOptions, CountParams, Error, ErrorKind, HeaderList,
-    Hooks, ListParams, Operation, ResponseInfo, RetryInfo,
-    UsersClient as RustClient,
+    AttemptInfo, CallOptions, ClientOptions, CountParams, Error, ErrorKind, HeaderList, Hooks,
+    ListParams, Operation, ResponseInfo, RetryInfo, UsersClient as RustClient,
 };
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;

@@ -410,8 +410,8 @@ async fn no_answer_within_timeout_ms_is_a_timeout() {
     let started = now();
     let error = failed(
         faked(&fake, |o| o.timeout(Duration::from_millis(50)).retries(0))
-        .count_users(&CountParams::default(), &none())
-        .await,
+            .count_users(&CountParams::default(), &none())
+            .await,
     );
     assert_eq!(error.kind(), ErrorKind::Timeout, "{error}");
     assert!(now() - started < 2_000.0);
