@@ -8,7 +8,7 @@ DEMO_BIND ?= 127.0.0.1:8080
 DEMO_DB ?= data/users.sqlite3
 SERVER := target/server/user-management-server
 
-.PHONY: all setup build package server debug-server demo test lint unit wasm-tests js-tests load smoke e2e rust-example bench clean
+.PHONY: all setup build package server debug-server demo test lint unit wasm-tests js-tests load smoke e2e rust-example versions bench clean
 
 all: build
 
@@ -34,7 +34,7 @@ demo: build server
 	$(SERVER) --bind $(DEMO_BIND) --db $(DEMO_DB) --www www --pkg pkg
 
 ## Everything CI runs.
-test: setup lint unit build wasm-tests js-tests load smoke e2e rust-example
+test: setup lint unit build wasm-tests js-tests load smoke e2e rust-example versions
 	@echo "make test: all checks passed"
 
 lint:
@@ -42,6 +42,8 @@ lint:
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown --lib -- -D warnings
 	cargo clippy -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown --all-targets -- -D warnings
+	RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps -p user-management-client -p user-management-client-js
+	RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown
 
 ## Native tests: the client's pure modules and the reference server.
 unit:
@@ -78,6 +80,12 @@ smoke: debug-server
 ## The Rust API example (examples/rust), built with wasm-pack and run in Node against the server.
 rust-example: debug-server
 	scripts/rust-example.sh
+
+## Rust apps on other wasm-bindgen releases: one pinning the oldest the
+## library allows (built for wasm32), one taking the newest (the Leptos-style
+## SSR example, checked natively). Resolves against the crates.io index.
+versions: setup
+	scripts/versions.sh
 
 ## Benchmarks side by side with raw fetch (not part of `make test`): see bench/README.md.
 bench: build
