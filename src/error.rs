@@ -92,8 +92,9 @@ pub struct Error {
     param: Option<String>,
     status: Option<i64>,
     http_status: Option<u16>,
-    body: Option<Body>,
-    source: Option<Cause>,
+    // Boxed, rare: keeps `Result<_, Error>` small.
+    body: Option<Box<Body>>,
+    source: Option<Box<Cause>>,
 }
 
 /// A response body as an error keeps it.
@@ -143,13 +144,13 @@ impl Error {
     /// UTF-16 units.
     pub fn with_response(mut self, http_status: u16, text: String, json: bool) -> Error {
         self.http_status = Some(http_status);
-        self.body = Some(Body { text, json });
+        self.body = Some(Box::new(Body { text, json }));
         self
     }
 
     /// The same error, with `cause` as its [`source`](std::error::Error::source).
     pub fn with_source(mut self, cause: Cause) -> Error {
-        self.source = Some(cause);
+        self.source = Some(Box::new(cause));
         self
     }
 
@@ -202,8 +203,8 @@ impl Error {
         if let Some(body) = &mut self.body {
             body.text = redact(&body.text);
         }
-        if let Some(Cause(text)) = &mut self.source {
-            *text = redact(text);
+        if let Some(cause) = &mut self.source {
+            cause.0 = redact(&cause.0);
         }
         self
     }
@@ -219,7 +220,7 @@ impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         self.source
             .as_ref()
-            .map(|cause| cause as &(dyn std::error::Error + 'static))
+            .map(|cause| &**cause as &(dyn std::error::Error + 'static))
     }
 }
 
