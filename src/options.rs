@@ -83,7 +83,12 @@ pub fn timeout_ms(value: &Value) -> Result<Option<u32>, Error> {
 /// rounded up (so it never becomes "none"), at most [`MAX_TIMER_MS`];
 /// 0 (none) only for [`Duration::ZERO`].
 pub fn duration_ms(timeout: Duration) -> u32 {
-    let ms = timeout.as_nanos().div_ceil(1_000_000);
+    // In u64: a u128 division would add its runtime routine to the `.wasm`.
+    let fraction = u64::from(timeout.subsec_nanos().div_ceil(1_000_000));
+    let ms = timeout
+        .as_secs()
+        .saturating_mul(1_000)
+        .saturating_add(fraction);
     u32::try_from(ms).unwrap_or(MAX_TIMER_MS).min(MAX_TIMER_MS)
 }
 
