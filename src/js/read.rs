@@ -7,9 +7,8 @@
 
 use std::rc::Rc;
 
-use js_sys::{Array, Function, JsString, Object, Promise, Reflect};
+use js_sys::{Array, Function, JsString, Object, Reflect};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortSignal;
 
 use serde::Serialize;
@@ -21,6 +20,7 @@ use crate::model::{Active, CountParams, Operation, ParamsIn};
 use crate::options::{self, CALL_KEYS, CLIENT_KEYS, HOOK_KEYS};
 use crate::params::{check_param, check_params_value};
 use crate::value::{quoted, Value};
+use crate::wait::settled;
 
 #[wasm_bindgen]
 extern "C" {
@@ -224,12 +224,10 @@ fn provider(function: Function) -> HeaderProvider {
             let returned = function.call0(&JsValue::UNDEFINED).map_err(|cause| {
                 Error::validation("headers", "the headers function threw").with_cause(cause)
             })?;
-            let given = JsFuture::from(Promise::resolve(&returned))
-                .await
-                .map_err(|cause| {
-                    Error::validation("headers", "the headers function's promise rejected")
-                        .with_cause(cause)
-                })?;
+            let given = settled(&returned).await.map_err(|cause| {
+                Error::validation("headers", "the headers function's promise rejected")
+                    .with_cause(cause)
+            })?;
             headers(&given)
         })
     })
