@@ -61,7 +61,8 @@ wasm-tests: debug-server
 js-tests: debug-server
 	scripts/with-server.sh -- node --test tests/js/
 
-## 10,000 calls with 1,000 in flight through the package, against the server.
+## 10,000 calls with 1,000 in flight through the package, against the server;
+## and 10,000 whose fetch, body or header provider never settles, each scenario.
 load: debug-server
 	scripts/with-server.sh -- node --test tests/load/
 

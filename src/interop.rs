@@ -12,6 +12,7 @@ use crate::error::{Cause, Error};
 use crate::secrets::redact;
 
 pub use crate::request::params_object;
+pub use crate::wait::settled;
 
 /// An [`Error`] and the JS value behind it, where there was one (the
 /// exception `fetch` threw, the signal's abort reason, ...).

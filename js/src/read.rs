@@ -9,9 +9,9 @@
 use std::rc::Rc;
 use std::time::Duration;
 
-use js_sys::{Array, Function, JsString, Object, Promise, Reflect};
+use js_sys::{Array, Function, JsString, Object, Reflect};
 use serde::Serialize;
-use user_management_client::interop::params_object;
+use user_management_client::interop::{params_object, settled};
 use user_management_client::options::{self, CALL_KEYS, CLIENT_KEYS, HOOK_KEYS};
 use user_management_client::params::{check_param, check_params_value};
 use user_management_client::value::{quoted, Value};
@@ -20,7 +20,6 @@ use user_management_client::{
     HeaderProvider, Hooks, Operation, ParamsIn, Rejection, ResponseInfo, RetryInfo,
 };
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortSignal;
 
 #[wasm_bindgen]
@@ -235,12 +234,10 @@ fn provider(function: Function) -> HeaderProvider {
                     cause,
                 )
             })?;
-            let given = JsFuture::from(Promise::resolve(&returned))
-                .await
-                .map_err(|cause| {
-                    let message = "the headers function's promise rejected";
-                    Rejection::caused(Error::validation("headers", message), cause)
-                })?;
+            let given = settled(&returned).await.map_err(|cause| {
+                let message = "the headers function's promise rejected";
+                Rejection::caused(Error::validation("headers", message), cause)
+            })?;
             headers(&given)
         })
     })

@@ -18,6 +18,7 @@ pub use user_management_client_js::{count_users, list_users, JsUsersClient as Us
 mod faults;
 mod hooks;
 mod hostile;
+mod never_settles;
 mod requests;
 mod responses;
 mod retries;
@@ -61,6 +62,8 @@ extern "C" {
     pub fn provider_count(p: &JsValue) -> u32;
     #[wasm_bindgen(js_name = hangingProvider)]
     pub fn hanging_provider() -> JsValue;
+    #[wasm_bindgen(js_name = neverSettling)]
+    pub fn never_settling(never: &str) -> JsValue;
     #[wasm_bindgen(js_name = hostileParams)]
     pub fn hostile_params() -> JsValue;
     #[wasm_bindgen(js_name = protoKeyObject)]

@@ -62,7 +62,7 @@ struct LoosePage {
     total_users: u64,
 }
 
-fn none() -> CallOptions {
+pub(super) fn none() -> CallOptions {
     CallOptions::default()
 }
 
@@ -79,7 +79,10 @@ fn real() -> RustClient {
 }
 
 /// A client of the fake base URL that calls `fake`'s `fetch`.
-fn faked(fake: &JsValue, edit: impl FnOnce(ClientOptions) -> ClientOptions) -> RustClient {
+pub(super) fn faked(
+    fake: &JsValue,
+    edit: impl FnOnce(ClientOptions) -> ClientOptions,
+) -> RustClient {
     let mut options = ClientOptions::new(FAKE);
     options.fetch = Some(get(fake, "fetch").unchecked_into());
     client(edit(options))
@@ -101,7 +104,7 @@ async fn truth(params: &str) -> u64 {
 }
 
 /// The error of a call that must fail.
-fn failed<T: std::fmt::Debug>(outcome: Result<T, Error>) -> Error {
+pub(super) fn failed<T: std::fmt::Debug>(outcome: Result<T, Error>) -> Error {
     match outcome {
         Ok(value) => panic!("expected an error, got {value:?}"),
         Err(error) => error,
