@@ -12,7 +12,6 @@ use crate::error::{Cause, Error};
 use crate::secrets::redact;
 
 pub use crate::request::params_object;
-pub use crate::wait::settled;
 
 /// An [`Error`] and the JS value behind it, where there was one (the
 /// exception `fetch` threw, the signal's abort reason, ...).
@@ -46,6 +45,14 @@ impl Rejection {
             cause: self.cause.map(|cause| redact_cause(cause, secrets)),
         }
     }
+}
+
+/// Waits for `work` (a promise, or a value taken as a resolved one) to
+/// settle, as a header provider's promise is awaited: dropping the wait
+/// (the call's signal aborted) leaves nothing behind on a promise that
+/// never settles.
+pub async fn settled(work: &JsValue) -> Result<JsValue, JsValue> {
+    crate::wait::settled(work).await
 }
 
 impl From<Error> for Rejection {
