@@ -8,7 +8,7 @@ DEMO_BIND ?= 127.0.0.1:8080
 DEMO_DB ?= data/users.sqlite3
 SERVER := target/server/user-management-server
 
-.PHONY: all setup build package server debug-server demo test lint unit wasm-tests js-tests load smoke frameworks runners e2e rust-example bench clean
+.PHONY: all setup build package server debug-server demo test lint unit wasm-tests js-tests load smoke frameworks runners e2e rust-example versions bench clean
 
 all: build
 
@@ -34,14 +34,16 @@ demo: build server
 	$(SERVER) --bind $(DEMO_BIND) --db $(DEMO_DB) --www www --pkg pkg
 
 ## Everything CI runs.
-test: setup lint unit build wasm-tests js-tests load smoke frameworks runners e2e rust-example
+test: setup lint unit build wasm-tests js-tests load smoke frameworks runners e2e rust-example versions
 	@echo "make test: all checks passed"
 
 lint:
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
-	cargo clippy -p user-management-client --target wasm32-unknown-unknown --lib -- -D warnings
-	cargo clippy -p user-management-client --target wasm32-unknown-unknown --all-targets -- -D warnings
+	cargo clippy -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown --lib -- -D warnings
+	cargo clippy -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown --all-targets -- -D warnings
+	RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps -p user-management-client -p user-management-client-js
+	RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown
 
 ## Native tests: the client's pure modules and the reference server.
 unit:
@@ -59,7 +61,8 @@ wasm-tests: debug-server
 js-tests: debug-server
 	scripts/with-server.sh -- node --test tests/js/
 
-## 10,000 calls with 1,000 in flight through the package, against the server.
+## 10,000 calls with 1,000 in flight through the package, against the server;
+## and 10,000 whose fetch, body or header provider never settles, each scenario.
 load: debug-server
 	scripts/with-server.sh -- node --test tests/load/
 
@@ -94,6 +97,12 @@ runners: debug-server
 ## The Rust API example (examples/rust), built with wasm-pack and run in Node against the server.
 rust-example: debug-server
 	scripts/rust-example.sh
+
+## Rust apps on other wasm-bindgen releases: one pinning the oldest the
+## library allows (built for wasm32), one taking the newest (the Leptos-style
+## SSR example, checked natively). Resolves against the crates.io index.
+versions: setup
+	scripts/versions.sh
 
 ## Benchmarks side by side with raw fetch (not part of `make test`): see bench/README.md.
 bench: build

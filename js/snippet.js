@@ -1,6 +1,6 @@
 // The only JS the client needs written by hand: a class that `extends Error`
 // (so `instanceof UsersApiError` and `instanceof Error` both hold), which
-// Rust cannot declare. src/error.rs constructs it; everything else (fetch,
+// Rust cannot declare. js/src/error.rs constructs it; everything else (fetch,
 // timers, abort, retries, redaction) is Rust.
 
 /** Every failure of the client. See the README for the kinds. */

@@ -21,7 +21,7 @@ const field = (name) => cargo.match(new RegExp(`^${name} = "([^"]*)"`, "m"))[1];
 function snippet(target) {
   const dir = join(pkg, target, "snippets");
   const [crate] = readdirSync(dir);
-  return `snippets/${crate}/js/snippet.js`;
+  return `snippets/${crate}/snippet.js`;
 }
 
 // wasm-pack leaves a .gitignore of "*" in its output: npm pack would obey it.

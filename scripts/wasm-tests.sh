@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The shared wasm suite (tests/common), run in Node and in headless
+# The shared wasm suite (js/tests/common), run in Node and in headless
 # Chromium against the reference server. Fails if either run executed no
 # test, or if the two runs executed different numbers of tests: a browser
 # run that is not configured for the browser skips everything and exits 0.
@@ -16,8 +16,9 @@ logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 status=0
 # USERS_API_URL is compiled in (option_env!), so each run rebuilds the tests.
-wasm-pack test --node -- --test node 2>&1 | tee "$logs/node" || status=1
-wasm-pack test --headless --chrome -- --test browser 2>&1 | tee "$logs/browser" || status=1
+# From js/, the crate of the suite (wasm-pack takes `-- --test` only there).
+(cd js && wasm-pack test --node -- --test node) 2>&1 | tee "$logs/node" || status=1
+(cd js && wasm-pack test --headless --chrome -- --test browser) 2>&1 | tee "$logs/browser" || status=1
 
 passed() { sed -n 's/^test result: ok\. \([0-9]*\) passed.*/\1/p' "$1" | tail -n 1; }
 node=$(passed "$logs/node"); browser=$(passed "$logs/browser")

@@ -1,8 +1,8 @@
 //! An answer that arrived, judged: the envelope to resolve with, or the
 //! error. The rules are the pure `envelope.rs`; this module reads what they
 //! need from the body as the platform's `JSON.parse` made it, through
-//! serde-wasm-bindgen, without copying the body into Rust: the caller gets
-//! that very object.
+//! `Reflect`, without copying the body into Rust: the caller gets that very
+//! object. Only an error copies the body's text into Rust.
 
 use js_sys::JsString;
 use wasm_bindgen::prelude::*;
@@ -43,7 +43,12 @@ pub fn judge(answer: Answer, operation: Operation) -> Result<JsValue, Error> {
         None if ok => Error::new(ErrorKind::Decode, "the response body is not JSON"),
         None => http_error(answer.http_status),
     };
-    let cut = if answer.text.length() > BODY_CUT {
+    // The error keeps the body's text: the whole of a JSON body (the JS
+    // layer parses it again for `UsersApiError.body`), the rest cut.
+    let json = parsed.is_some();
+    let text = if json || answer.text.length() <= BODY_CUT {
+        answer.text
+    } else {
         // Not splitting a surrogate pair.
         let last = answer.text.char_code_at(BODY_CUT - 1) as u32;
         let end = if (0xD800..=0xDBFF).contains(&last) {
@@ -52,12 +57,8 @@ pub fn judge(answer: Answer, operation: Operation) -> Result<JsValue, Error> {
             BODY_CUT
         };
         answer.text.slice(0, end)
-    } else {
-        answer.text
     };
-    let text = String::from(&cut);
-    let body = parsed.unwrap_or_else(|| cut.into());
-    Err(failed.with_response(answer.http_status, text, Some(body)))
+    Err(failed.with_response(answer.http_status, String::from(&text), json))
 }
 
 fn http_error(http_status: u16) -> Error {

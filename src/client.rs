@@ -6,137 +6,32 @@
 //! fails for good, or the retries are spent, pausing between attempts as
 //! `retry.rs` says. Errors leave with the call's credentials cut out.
 
-use std::future::Future;
-use std::pin::Pin;
 use std::rc::Rc;
 
-use js_sys::{Function, Object};
+use js_sys::Object;
 use serde::de::DeserializeOwned;
-use serde::Serialize;
 use wasm_bindgen::JsValue;
 use web_sys::AbortSignal;
 
 use crate::answer::judge;
-use crate::error::{Error, ErrorKind};
-use crate::exchange::{attempt, Failure};
-use crate::hooks::{AttemptInfo, Hooks, ResponseInfo, RetryInfo};
-use crate::model::{Count, CountParams, Credentials, Envelope, ListParams, Operation, ParamsIn};
-use crate::options::{
-    check_base_url, check_header_name, check_header_value, join, DEFAULT_RETRIES,
-    DEFAULT_TIMEOUT_MS, MAX_TIMER_MS,
-};
-use crate::request::{self, Headers};
+use crate::client_options::{CallOptions, ClientOptions};
+use crate::error::{Cause, Error, ErrorKind};
+use crate::exchange::{attempt, failure_detail, Failure};
+use crate::hooks::{AttemptInfo, ResponseInfo, RetryInfo};
+use crate::interop::Rejection;
+use crate::model::{Count, CountParams, Envelope, ListParams, Operation, ParamsIn};
+use crate::options::{check_base_url, check_headers, duration_ms, join};
+use crate::params::check_list_params;
+use crate::request::{self, params_object, Headers};
 use crate::retry;
 use crate::value::Value;
 use crate::wait::{is_aborted, Stop, Stopped};
 
-/// Header name/value pairs, names as given; merged case-insensitively.
-pub type HeaderList = Vec<(String, String)>;
-
-/// The future a [`HeaderProvider`] returns.
-pub type HeadersFuture = Pin<Box<dyn Future<Output = Result<HeaderList, Error>>>>;
-
-/// A function called once per call for fresh headers (token refresh). An
-/// `Err` fails the call with that error.
-pub type HeaderProvider = Rc<dyn Fn() -> HeadersFuture>;
-
-/// A client's options. [`ClientOptions::new`] fills the defaults.
-///
-/// ```no_run
-/// use user_management_client::{ClientOptions, ParamsIn, UsersClient};
-///
-/// let mut options = ClientOptions::new("https://api.example.com/v1");
-/// options.params_in = ParamsIn::Query;
-/// options.retries = 0;
-/// options.headers.push(("Authorization".into(), "Bearer abc123".into()));
-/// let client = UsersClient::new(options)?;
-/// # Ok::<(), user_management_client::Error>(())
-/// ```
-#[derive(Clone)]
-pub struct ClientOptions {
-    /// An absolute `http:` / `https:` URL without query or fragment; it may
-    /// carry a path prefix, and a trailing slash is optional.
-    pub base_url: String,
-    /// Sent with every call. Default: none.
-    pub headers: HeaderList,
-    /// Called once per call; its headers go over [`ClientOptions::headers`].
-    /// Default: none.
-    pub header_provider: Option<HeaderProvider>,
-    /// Where params go. Default: [`ParamsIn::Body`].
-    pub params_in: ParamsIn,
-    /// Per attempt, in milliseconds; 0 means none. Default: 10,000.
-    pub timeout_ms: u32,
-    /// Extra attempts after a retryable failure. Default: 2.
-    pub retries: u32,
-    /// `fetch`'s credentials mode. Default: the platform's (`"same-origin"`).
-    pub credentials: Option<Credentials>,
-    /// Called as `fetch(url, init)` instead of the platform's `fetch`.
-    /// Default: the global `fetch`, looked up per call.
-    pub fetch: Option<Function>,
-    /// Observers of every attempt, response and retry. Default: none.
-    pub hooks: Hooks,
-}
-
-impl std::fmt::Debug for ClientOptions {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // Header values stay out: they may be credentials.
-        let names: Vec<&str> = self.headers.iter().map(|(name, _)| name.as_str()).collect();
-        f.debug_struct("ClientOptions")
-            .field("base_url", &self.base_url)
-            .field("header_names", &names)
-            .field("header_provider", &self.header_provider.is_some())
-            .field("params_in", &self.params_in)
-            .field("timeout_ms", &self.timeout_ms)
-            .field("retries", &self.retries)
-            .field("credentials", &self.credentials)
-            .field("fetch", &self.fetch.is_some())
-            .field("hooks", &self.hooks)
-            .finish()
-    }
-}
-
-impl ClientOptions {
-    /// Options with every default: `params_in: Body`, `timeout_ms: 10_000`,
-    /// `retries: 2`, no headers.
-    pub fn new(base_url: impl Into<String>) -> ClientOptions {
-        ClientOptions {
-            base_url: base_url.into(),
-            headers: Vec::new(),
-            header_provider: None,
-            params_in: ParamsIn::default(),
-            timeout_ms: DEFAULT_TIMEOUT_MS,
-            retries: DEFAULT_RETRIES,
-            credentials: None,
-            fetch: None,
-            hooks: Hooks::default(),
-        }
-    }
-}
-
-/// One call's options.
-///
-/// ```no_run
-/// # async fn run(client: user_management_client::UsersClient) -> Result<(), user_management_client::Error> {
-/// use user_management_client::{CallOptions, CountParams};
-///
-/// let controller = web_sys::AbortController::new().unwrap();
-/// let options = CallOptions {
-///     signal: Some(controller.signal()),
-///     timeout_ms: Some(2_000),
-///     headers: vec![("X-Request-Id".into(), "42".into())],
-/// };
-/// client.count_users(&CountParams::default(), &options).await?;
-/// # Ok(()) }
-/// ```
-#[derive(Clone, Debug, Default)]
-pub struct CallOptions {
-    /// Aborting it rejects the call with [`ErrorKind::Aborted`] at once.
-    pub signal: Option<AbortSignal>,
-    /// Overrides the client's `timeout_ms` for this call (0: none).
-    pub timeout_ms: Option<u32>,
-    /// Merged over the client's headers (names case-insensitively).
-    pub headers: HeaderList,
-}
+/// What every call returns outside wasm32, where there is no JS `fetch`.
+const NEEDS_FETCH: &str =
+    "this client calls the API through JavaScript's fetch, which it has only \
+     when compiled to wasm32 and run in a JS runtime; on another target (a server-side \
+     render) every call fails with this error";
 
 /// A client bound to one base URL and set of options. Cheap to clone.
 ///
@@ -158,35 +53,50 @@ pub struct UsersClient {
     config: Rc<Config>,
 }
 
+/// Shows the options (header values left out: they may be credentials).
+impl std::fmt::Debug for UsersClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("UsersClient")
+            .field("options", &self.config.options)
+            .finish()
+    }
+}
+
 struct Config {
     count_url: String,
     list_url: String,
     options: ClientOptions,
+    /// The timeout per attempt in milliseconds (0: none).
+    timeout_ms: u32,
     /// The headers of every call that adds none (no provider), built once.
     prepared: Option<Headers>,
 }
 
 impl UsersClient {
-    /// Checks the options: a bad base URL, header or timeout is a
-    /// [`ErrorKind::Validation`] error.
+    /// Checks the options: a bad base URL or header is a
+    /// [`ErrorKind::Validation`] error. Outside wasm32 the same checks
+    /// run, but the platform's `URL` does not parse the base URL.
     pub fn new(options: ClientOptions) -> Result<UsersClient, Error> {
         let base = Value::Str(options.base_url.clone());
         let text = check_base_url(&base)?;
-        let url = web_sys::Url::new(text).map_err(|cause| {
-            Error::invalid("baseUrl", "a valid absolute URL", &base.shown()).with_cause(cause)
-        })?;
         check_headers(&options.headers)?;
-        let href = url.href();
-        let mut options = options;
-        options.timeout_ms = options.timeout_ms.min(MAX_TIMER_MS);
-        let prepared = options
-            .header_provider
-            .is_none()
+        let href = if cfg!(target_arch = "wasm32") {
+            web_sys::Url::new(text)
+                .map_err(|cause| {
+                    Error::invalid("baseUrl", "a valid absolute URL", &base.shown())
+                        .with_source(Cause::new(failure_detail(&cause)))
+                })?
+                .href()
+        } else {
+            text.to_string()
+        };
+        let prepared = (cfg!(target_arch = "wasm32") && options.header_provider.is_none())
             .then(|| Headers::new(&options.headers, &[], options.params_in));
         Ok(UsersClient {
             config: Rc::new(Config {
                 count_url: join(&href, Operation::Count.path()),
                 list_url: join(&href, Operation::List.path()),
+                timeout_ms: duration_ms(options.timeout),
                 options,
                 prepared,
             }),
@@ -194,7 +104,7 @@ impl UsersClient {
     }
 
     /// Where this client sends params.
-    pub(crate) fn params_in(&self) -> ParamsIn {
+    pub fn params_in(&self) -> ParamsIn {
         self.config.options.params_in
     }
 
@@ -204,8 +114,13 @@ impl UsersClient {
         params: &CountParams,
         options: &CallOptions,
     ) -> Result<Envelope<Count>, Error> {
-        self.call_and(Operation::Count, &to_js(params)?, options, from_js)
+        if cfg!(not(target_arch = "wasm32")) {
+            return Err(Error::new(ErrorKind::Network, NEEDS_FETCH));
+        }
+        let params = params_object(params)?;
+        self.call_and(Operation::Count, &params, options, from_js)
             .await
+            .map_err(|rejection| rejection.error)
     }
 
     /// `POST {baseUrl}/api/users`. The list's shape is not in the spec: name
@@ -215,60 +130,47 @@ impl UsersClient {
         params: &ListParams,
         options: &CallOptions,
     ) -> Result<Envelope<T>, Error> {
-        // `extra` is for the params the model does not name; the named ones
-        // go through their typed fields (and their rules).
-        for key in params.extra.keys() {
-            if ["query", "active", "page", "pageSize"].contains(&key.as_str()) {
-                return Err(Error::validation(
-                    key,
-                    format!("{key} is not an extra param: set its own field of ListParams"),
-                ));
-            }
-            if key == "__proto__" {
-                return Err(Error::validation(
-                    key,
-                    "__proto__ cannot be sent: it would not reach the request as a key",
-                ));
-            }
+        if cfg!(not(target_arch = "wasm32")) {
+            return Err(Error::new(ErrorKind::Network, NEEDS_FETCH));
         }
-        for (param, value) in [("page", params.page), ("pageSize", params.page_size)] {
-            if value.is_some_and(|n| n as f64 > crate::envelope::MAX_SAFE_INTEGER) {
-                return Err(Error::validation(
-                    param,
-                    format!("{param} must be at most 2^53 - 1 (a JavaScript number holds no more)"),
-                ));
-            }
-        }
-        self.call_and(Operation::List, &to_js(params)?, options, from_js)
+        check_list_params(params)?;
+        let params = params_object(params)?;
+        self.call_and(Operation::List, &params, options, from_js)
             .await
+            .map_err(|rejection| rejection.error)
     }
 
-    /// Runs a call with checked params (an object of the values to send);
-    /// resolves with the parsed body, a checked envelope.
-    pub(crate) async fn call(
+    /// A call for a binding to JavaScript (the crate's JS layer): `params`
+    /// is the object of checked params to send; resolves with the parsed
+    /// body, a checked envelope, and rejects with the error and the JS value
+    /// behind it, credentials cut out of both.
+    pub async fn call_js(
         &self,
         operation: Operation,
         params: &Object,
         options: &CallOptions,
-    ) -> Result<JsValue, Error> {
+    ) -> Result<JsValue, Rejection> {
+        if cfg!(not(target_arch = "wasm32")) {
+            return Err(Error::new(ErrorKind::Network, NEEDS_FETCH).into());
+        }
         self.call_and(operation, params, options, Ok).await
     }
 
-    /// [`UsersClient::call`], then `decode` on the body; an error from
-    /// either leaves with the call's credentials cut out (a decode error can
-    /// quote the body, and a server can echo a token there).
+    /// Runs a call, then `decode` on the body; an error from either leaves
+    /// with the call's credentials cut out (a decode error can quote the
+    /// body, and a server can echo a token there).
     async fn call_and<T>(
         &self,
         operation: Operation,
         params: &Object,
         options: &CallOptions,
         decode: impl FnOnce(JsValue) -> Result<T, Error>,
-    ) -> Result<T, Error> {
+    ) -> Result<T, Rejection> {
         let mut secrets = Vec::new();
         let outcome = self.run(operation, params, options, &mut secrets).await;
         outcome
-            .and_then(decode)
-            .map_err(|error| error.redact(&secrets))
+            .and_then(|body| decode(body).map_err(Rejection::from))
+            .map_err(|rejection| rejection.redact(&secrets))
     }
 
     async fn run(
@@ -277,7 +179,7 @@ impl UsersClient {
         params: &Object,
         options: &CallOptions,
         secrets: &mut Vec<String>,
-    ) -> Result<JsValue, Error> {
+    ) -> Result<JsValue, Rejection> {
         let config = &*self.config;
         let signal = options.signal.as_ref();
         if is_aborted(signal) {
@@ -314,9 +216,7 @@ impl UsersClient {
             &headers,
             config.options.credentials,
         )?;
-        let timeout_ms = options
-            .timeout_ms
-            .map_or(config.options.timeout_ms, |ms| ms.min(MAX_TIMER_MS));
+        let timeout_ms = options.timeout.map_or(config.timeout_ms, duration_ms);
         let fetch = config.options.fetch.as_ref();
         let hooks = &config.options.hooks;
         let mut retries_done = 0;
@@ -348,20 +248,21 @@ impl UsersClient {
             if is_aborted(signal) {
                 return Err(aborted(signal));
             }
-            let (error, retry_after) = match outcome {
+            let (failed, retry_after) = match outcome {
                 Ok(answer) => {
                     let retry_after = answer.retry_after.clone();
                     match judge(answer, operation) {
                         Ok(body) => return Ok(body),
-                        Err(error) => (error, retry_after),
+                        Err(error) => (Rejection::from(error), retry_after),
                     }
                 }
                 Err(failure) => (failure_error(failure, &request.url, signal), None),
             };
+            let error = &failed.error;
             if retries_done >= config.options.retries
                 || !retry::is_retryable(error.kind(), error.http_status())
             {
-                return Err(error);
+                return Err(failed);
             }
             retries_done += 1;
             let delay = retry::delay_ms(
@@ -371,10 +272,12 @@ impl UsersClient {
                 js_sys::Date::now(),
             );
             if let Some(hook) = &hooks.before_retry {
+                let shown = failed.redact(secrets);
                 hook(&RetryInfo {
                     operation,
                     attempt: number,
-                    error: error.clone().redact(secrets),
+                    error: shown.error,
+                    cause: shown.cause,
                     delay_ms: delay,
                 });
             }
@@ -385,59 +288,39 @@ impl UsersClient {
     }
 }
 
-/// Header names must be HTTP tokens; values Latin-1 without CR, LF or NUL.
-fn check_headers(headers: &[(String, String)]) -> Result<(), Error> {
-    for (name, value) in headers {
-        check_header_name(name)?;
-        check_header_value(name, value)?;
-    }
-    Ok(())
-}
-
 /// The `aborted` error, carrying the signal's reason.
-fn aborted(signal: Option<&AbortSignal>) -> Error {
+fn aborted(signal: Option<&AbortSignal>) -> Rejection {
     let error = Error::new(ErrorKind::Aborted, "the call was aborted by its signal");
     match signal.and_then(|s| js_sys::Reflect::get(s, &"reason".into()).ok()) {
-        Some(reason) => error.with_cause(reason),
-        None => error,
+        Some(reason) => Rejection::caused(error, reason),
+        None => error.into(),
     }
 }
 
 /// The error of an attempt that had no answer.
-fn failure_error(failure: Failure, url: &str, signal: Option<&AbortSignal>) -> Error {
+fn failure_error(failure: Failure, url: &str, signal: Option<&AbortSignal>) -> Rejection {
     match failure {
         Failure::TimedOut => Error::new(
             ErrorKind::Timeout,
             format!("no answer within timeoutMs from POST {url}"),
-        ),
+        )
+        .into(),
         Failure::Aborted => aborted(signal),
         Failure::Fetch(cause) => network_error("fetch", url, cause),
         Failure::Body(cause) => network_error("reading the body", url, cause),
         Failure::NotAResponse => Error::new(
             ErrorKind::Network,
             "fetch resolved with something that is not a Response",
-        ),
+        )
+        .into(),
     }
 }
 
 /// A `network` error that says what failed, where, and why, as far as the
 /// platform told (`TypeError: fetch failed (ECONNREFUSED)` in Node).
-fn network_error(what: &str, url: &str, cause: JsValue) -> Error {
-    let message = format!(
-        "{what} failed for POST {url}: {}",
-        crate::exchange::failure_detail(&cause)
-    );
-    Error::new(ErrorKind::Network, message).with_cause(cause)
-}
-
-/// A model value as the JS object to send, through serde-wasm-bindgen
-/// (`json_compatible`: plain objects, not `Map`s).
-fn to_js<T: Serialize>(value: &T) -> Result<Object, Error> {
-    let serializer = serde_wasm_bindgen::Serializer::json_compatible();
-    value
-        .serialize(&serializer)
-        .map(wasm_bindgen::JsCast::unchecked_into)
-        .map_err(|error| Error::validation("params", error.to_string()))
+fn network_error(what: &str, url: &str, cause: JsValue) -> Rejection {
+    let message = format!("{what} failed for POST {url}: {}", failure_detail(&cause));
+    Rejection::caused(Error::new(ErrorKind::Network, message), cause)
 }
 
 /// A checked body (a 200 envelope) as the caller's type, through
@@ -450,6 +333,6 @@ fn from_js<T: DeserializeOwned>(body: JsValue) -> Result<Envelope<T>, Error> {
             ErrorKind::Decode,
             format!("the result does not fit the requested type: {detail}"),
         )
-        .with_status(Some(200.0))
+        .with_status(Some(200))
     })
 }

@@ -6,7 +6,7 @@
 
 use crate::error::{Error, ErrorKind};
 use crate::model::Operation;
-use crate::value::{number, Value};
+use crate::value::Value;
 
 /// The largest integer JS numbers hold exactly: 2^53 - 1.
 pub const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
@@ -29,9 +29,10 @@ pub struct EnvelopeView {
 impl EnvelopeView {
     /// The envelope's `status`, if the body is an envelope: an object with
     /// an integer `status` and a `result` key.
-    pub fn envelope_status(&self) -> Option<f64> {
+    /// (A status beyond `i64` saturates; JSON numbers are doubles.)
+    pub fn envelope_status(&self) -> Option<i64> {
         if self.body == Value::Object && self.has_result {
-            self.status.as_integer()
+            self.status.as_integer().map(|status| status as i64)
         } else {
             None
         }
@@ -48,8 +49,8 @@ pub fn check_success(operation: Operation, view: &EnvelopeView) -> Result<(), Er
         ));
     };
     let with_status = |kind, message: String| Error::new(kind, message).with_status(Some(status));
-    if status != 200.0 {
-        let message = format!("the API answered with status {}", number(status));
+    if status != 200 {
+        let message = format!("the API answered with status {status}");
         return Err(with_status(ErrorKind::Api, message));
     }
     if operation == Operation::List {
@@ -117,7 +118,7 @@ mod tests {
             )
             .unwrap_err();
             assert_eq!(err.kind(), ErrorKind::Decode, "{bad:?}");
-            assert_eq!(err.status(), Some(200.0));
+            assert_eq!(err.status(), Some(200));
             assert!(err.message().contains(&bad.shown()));
         }
     }
@@ -163,7 +164,7 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(err.kind(), ErrorKind::Api);
-        assert_eq!(err.status(), Some(403.0));
+        assert_eq!(err.status(), Some(403));
         assert!(err.message().contains("403"));
     }
 

@@ -1,21 +1,21 @@
 //! The one error type of the crate: [`Error`], with its [`ErrorKind`].
 //!
 //! The pure rules build the `validation` and `decode` errors, the exchange
-//! builds the rest. An `Error` becomes the JS `UsersApiError` (the
-//! class in `js/snippet.js`, so `instanceof UsersApiError` and
-//! `instanceof Error` hold) with `JsValue::from`, and a JS exception comes
-//! the other way as an error's `cause`.
+//! builds the rest. An `Error` holds Rust data only (so it is `Send + Sync`
+//! and goes into `anyhow::Error` or `Box<dyn Error + Send + Sync>`): what JS
+//! threw behind it is described by its [`source`](std::error::Error::source),
+//! a [`Cause`]. The JS value itself travels beside it in a
+//! [`Rejection`](crate::Rejection), for the JS layer's `UsersApiError`.
 
 use std::fmt;
 
-use wasm_bindgen::JsValue;
-
 /// What went wrong: the `kind` of a `UsersApiError`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ErrorKind {
     /// A parameter or option was rejected before anything was sent.
     Validation,
-    /// `fetch` itself failed (refused, reset, DNS, CORS).
+    /// `fetch` itself failed (refused, reset, DNS, CORS), or there is none.
     Network,
     /// No answer within the attempt's timeout.
     Timeout,
@@ -30,7 +30,7 @@ pub enum ErrorKind {
 }
 
 impl ErrorKind {
-    /// The `kind` string JavaScript sees.
+    /// The `kind` string JavaScript sees (also what `Display` writes).
     pub fn as_str(self) -> &'static str {
         match self {
             ErrorKind::Validation => "validation",
@@ -44,19 +44,65 @@ impl ErrorKind {
     }
 }
 
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What JavaScript threw or rejected with behind an [`Error`], described
+/// in text (`TypeError: fetch failed (ECONNREFUSED)`): the error's
+/// [`source`](std::error::Error::source).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cause(String);
+
+impl Cause {
+    /// A cause described by `text`.
+    pub fn new(text: impl Into<String>) -> Cause {
+        Cause(text.into())
+    }
+}
+
+impl fmt::Display for Cause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Cause {}
+
 /// A failed call. Its message never holds a credential.
-#[derive(Debug, Clone)]
+///
+/// ```
+/// use user_management_client::{Error, ErrorKind};
+///
+/// fn assert_send_sync<T: Send + Sync + 'static>() {}
+/// assert_send_sync::<Error>();
+///
+/// fn check() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+///     Err(Error::validation("active", "active must be a boolean"))?
+/// }
+/// assert_eq!(check().unwrap_err().to_string(), "active must be a boolean");
+/// assert_eq!(ErrorKind::Validation.to_string(), "validation");
+/// ```
+#[derive(Debug, Clone, PartialEq)]
 pub struct Error {
     kind: ErrorKind,
     message: String,
     param: Option<String>,
-    status: Option<f64>,
+    status: Option<i64>,
     http_status: Option<u16>,
-    body_text: Option<String>,
-    /// The body as JS sees it (the parsed value, or the cut text).
-    pub(crate) body: Option<JsValue>,
-    /// The underlying JS error, where there was one.
-    pub(crate) cause: Option<JsValue>,
+    // Boxed, rare: keeps `Result<_, Error>` small.
+    body: Option<Box<Body>>,
+    source: Option<Box<Cause>>,
+}
+
+/// A response body as an error keeps it.
+#[derive(Debug, Clone, PartialEq)]
+struct Body {
+    text: String,
+    /// Whether `text` is the whole body and parses as JSON.
+    json: bool,
 }
 
 impl Error {
@@ -68,9 +114,8 @@ impl Error {
             param: None,
             status: None,
             http_status: None,
-            body_text: None,
             body: None,
-            cause: None,
+            source: None,
         }
     }
 
@@ -89,23 +134,23 @@ impl Error {
     }
 
     /// The same error with the envelope's `status`.
-    pub fn with_status(mut self, status: Option<f64>) -> Error {
+    pub fn with_status(mut self, status: Option<i64>) -> Error {
         self.status = status;
         self
     }
 
-    /// The same error with the HTTP status and the body: its text (for
-    /// [`Error::body`]) and, on wasm32, the JS value a `UsersApiError` carries.
-    pub fn with_response(mut self, http_status: u16, text: String, body: Option<JsValue>) -> Error {
+    /// The same error with the HTTP status and the body's text: the whole
+    /// body when `json` (it parsed as JSON), else the body cut to 65,536
+    /// UTF-16 units.
+    pub fn with_response(mut self, http_status: u16, text: String, json: bool) -> Error {
         self.http_status = Some(http_status);
-        self.body_text = Some(text);
-        self.body = body;
+        self.body = Some(Box::new(Body { text, json }));
         self
     }
 
-    /// The same error, carrying the JS exception that caused it.
-    pub fn with_cause(mut self, cause: JsValue) -> Error {
-        self.cause = Some(cause);
+    /// The same error, with `cause` as its [`source`](std::error::Error::source).
+    pub fn with_source(mut self, cause: Cause) -> Error {
+        self.source = Some(Box::new(cause));
         self
     }
 
@@ -126,7 +171,7 @@ impl Error {
     }
 
     /// The envelope's `status`, where a body carried one.
-    pub fn status(&self) -> Option<f64> {
+    pub fn status(&self) -> Option<i64> {
         self.status
     }
 
@@ -135,28 +180,31 @@ impl Error {
         self.http_status
     }
 
-    /// The body's text (cut at 65,536 UTF-16 units), where a response arrived.
+    /// The body's text, where a response arrived: the whole body when it
+    /// is JSON, else cut at 65,536 UTF-16 units.
     pub fn body(&self) -> Option<&str> {
-        self.body_text.as_deref()
+        self.body.as_ref().map(|body| body.text.as_str())
+    }
+
+    /// Whether [`Error::body`] is JSON (the JS layer hands it over parsed).
+    pub fn body_is_json(&self) -> bool {
+        self.body.as_ref().is_some_and(|body| body.json)
     }
 
     /// The same error with every `secret` cut out of its message, body and
-    /// cause (a server can echo a token back, a custom `fetch` can throw an
+    /// source (a server can echo a token back, a custom `fetch` can throw an
     /// error quoting it; see `secrets.rs`).
-    pub(crate) fn redact(self, secrets: &[String]) -> Error {
+    pub fn redact(mut self, secrets: &[String]) -> Error {
         if secrets.is_empty() {
             return self;
         }
-        let mut error = self.redact_text(secrets);
-        error.body = error.body.map(|body| to_js::redact_value(body, secrets));
-        error.cause = error.cause.map(|cause| to_js::redact_cause(cause, secrets));
-        error
-    }
-
-    fn redact_text(mut self, secrets: &[String]) -> Error {
-        self.message = crate::secrets::redact(&self.message, secrets);
-        if let Some(text) = &self.body_text {
-            self.body_text = Some(crate::secrets::redact(text, secrets));
+        let redact = |text: &str| crate::secrets::redact(text, secrets);
+        self.message = redact(&self.message);
+        if let Some(body) = &mut self.body {
+            body.text = redact(&body.text);
+        }
+        if let Some(cause) = &mut self.source {
+            cause.0 = redact(&cause.0);
         }
         self
     }
@@ -168,118 +216,23 @@ impl fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {}
-
-mod to_js {
-    use js_sys::JSON;
-    use wasm_bindgen::prelude::*;
-    use wasm_bindgen::JsCast;
-
-    use super::Error;
-    use crate::secrets::redact;
-
-    #[wasm_bindgen(module = "/js/snippet.js")]
-    extern "C" {
-        /// `new UsersApiError(...)`: the only JS the client needs written by
-        /// hand, because a class that `extends Error` cannot be made from Rust.
-        #[wasm_bindgen(js_name = UsersApiError)]
-        type UsersApiError;
-        #[wasm_bindgen(constructor, js_class = UsersApiError)]
-        fn new(
-            kind: &str,
-            message: &str,
-            param: Option<String>,
-            status: Option<f64>,
-            http_status: Option<u16>,
-            body: &JsValue,
-            cause: &JsValue,
-        ) -> UsersApiError;
-    }
-
-    /// The JS `UsersApiError` (errors are redacted before they get here).
-    impl From<Error> for JsValue {
-        fn from(error: Error) -> JsValue {
-            let undefined = JsValue::UNDEFINED;
-            UsersApiError::new(
-                error.kind.as_str(),
-                &error.message,
-                error.param,
-                error.status,
-                error.http_status,
-                error.body.as_ref().unwrap_or(&undefined),
-                error.cause.as_ref().unwrap_or(&undefined),
-            )
-            .into()
-        }
-    }
-
-    /// A body with the secrets cut out: a string directly, a parsed value
-    /// through its JSON text (parsed again only if anything was cut).
-    pub(super) fn redact_value(body: JsValue, secrets: &[String]) -> JsValue {
-        if secrets.is_empty() {
-            return body;
-        }
-        if let Some(text) = body.as_string() {
-            return redact(&text, secrets).into();
-        }
-        let Some(json) = JSON::stringify(&body).ok().and_then(|s| s.as_string()) else {
-            return body;
-        };
-        let clean = redact(&json, secrets);
-        if clean == json {
-            return body;
-        }
-        JSON::parse(&clean).unwrap_or_else(|_| clean.into())
-    }
-
-    /// A cause that quotes a secret anywhere we can see (its message, its
-    /// stack, its own properties as JSON, its `cause` chain) becomes a fresh
-    /// `Error` with the cleaned message (its stack then quotes only that).
-    pub(super) fn redact_cause(cause: JsValue, secrets: &[String]) -> JsValue {
-        let mut seen = String::new();
-        let mut link = cause.clone();
-        // The chain, a few links deep (a cycle stops there too).
-        for _ in 0..4 {
-            seen.push_str(&describe(&link));
-            match js_sys::Reflect::get(&link, &"cause".into()) {
-                Ok(next) if next.is_object() || next.is_string() => link = next,
-                _ => break,
-            }
-        }
-        if redact(&seen, secrets) == seen {
-            return cause;
-        }
-        let shown = match cause.dyn_ref::<js_sys::Error>() {
-            Some(error) => read(error, "message"),
-            None => cause.as_string().unwrap_or_default(),
-        };
-        js_sys::Error::new(&redact(&shown, secrets)).into()
-    }
-
-    /// All the text of a value that might quote a secret.
-    fn describe(value: &JsValue) -> String {
-        if let Some(text) = value.as_string() {
-            return text;
-        }
-        let json = JSON::stringify(value)
-            .ok()
-            .and_then(|s| s.as_string())
-            .unwrap_or_default();
-        [read(value, "message"), read(value, "stack"), json].join("\n")
-    }
-
-    /// A string property, read without letting a throwing getter through.
-    fn read(value: &JsValue, key: &str) -> String {
-        js_sys::Reflect::get(value, &key.into())
-            .ok()
-            .and_then(|v| v.as_string())
-            .unwrap_or_default()
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source
+            .as_ref()
+            .map(|cause| &**cause as &(dyn std::error::Error + 'static))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const _: fn() = || {
+        fn send_sync<T: Send + Sync + 'static>() {}
+        send_sync::<Error>();
+        send_sync::<ErrorKind>();
+    };
 
     #[test]
     fn invalid_names_param_expected_and_got() {
@@ -290,12 +243,29 @@ mod tests {
     }
 
     #[test]
-    fn redaction_cuts_message_and_body() {
+    fn redaction_cuts_message_body_and_source() {
         let err = Error::new(ErrorKind::Http, "echo s3cret")
-            .with_response(500, "token s3cret".into(), None)
+            .with_response(500, "token s3cret".into(), false)
+            .with_source(Cause::new("TypeError: s3cret"))
             .redact(&["s3cret".into()]);
         assert_eq!(err.message(), "echo [REDACTED]");
         assert_eq!(err.body(), Some("token [REDACTED]"));
         assert_eq!(err.http_status(), Some(500));
+        let source = std::error::Error::source(&err).map(|s| s.to_string());
+        assert_eq!(source.as_deref(), Some("TypeError: [REDACTED]"));
+    }
+
+    #[test]
+    fn errors_go_where_rust_apps_carry_them() {
+        fn with_question_mark() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+            Err(Error::new(ErrorKind::Timeout, "no answer"))?;
+            Ok(())
+        }
+        let boxed = with_question_mark().unwrap_err();
+        assert_eq!(boxed.to_string(), "no answer");
+        let back = boxed.downcast::<Error>().unwrap();
+        assert_eq!(back.kind(), ErrorKind::Timeout);
+        assert_eq!(ErrorKind::Network.to_string(), "network");
+        assert!(std::error::Error::source(&*back).is_none());
     }
 }

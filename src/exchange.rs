@@ -4,23 +4,23 @@
 //!
 //! The `fetch` called is the `fetch` option or, without it, the global
 //! `fetch` looked up at each attempt, always as `fetch(url, init)`; what it
-//! throws, rejects with or resolves to is checked here before the answer is
-//! wrapped as a gloo-net `Response`. gloo-net's `Request::send` is not used:
+//! throws, rejects with or resolves to is checked here, and the answer is
+//! read as a `web_sys::Response`. gloo-net's `Request::send` is not used:
 //! it calls the global `fetch` itself and panics (a trap, for every later
 //! call) when that resolves to something that is not a `Response` or rejects
 //! with something that is not an `Error`, which a replaced `globalThis.fetch`
 //! (a test suite's stub, a polyfill) does; and in Node the `Request` object
 //! it needs made each call about 1.3 times slower (README, "Performance").
-//! Each wait races a [`Stop`], since a replaced or custom `fetch` may ignore
-//! the request's signal.
+//! Each wait is a [`Stop::race`] in JS against the attempt's timer and the
+//! caller's signal, since a replaced or custom `fetch` may ignore the
+//! request's signal and never settle: the attempt then leaves nothing
+//! behind on its promise but JS functions.
 //!
 //! The body is read as a JS string and never copied into Rust: the answer
-//! module hands it to `JSON.parse` (gloo-net's `Response::text` would copy a
-//! 100,000-user list into Rust and back).
+//! module hands it to `JSON.parse`.
 
-use js_sys::{Function, JsString, Promise, Reflect};
+use js_sys::{Function, JsString, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, AbortSignal};
 
 use crate::request::Request;
@@ -105,9 +105,8 @@ pub async fn attempt(
         controller,
         done: false,
     };
-    let mut stop = Stop::new((timeout_ms > 0).then_some(timeout_ms), signal);
-    let response = call_fetch(fetch, request, &mut stop).await?;
-    let raw = web_sys::Response::from(response);
+    let stop = Stop::new((timeout_ms > 0).then_some(timeout_ms), signal);
+    let raw = call_fetch(fetch, request, &stop).await?;
     let http_status = match Reflect::get(&raw, &"status".into()).map(|s| s.as_f64()) {
         Ok(Some(s)) if (100.0..=599.0).contains(&s) && s.fract() == 0.0 => s as u16,
         _ => return Err(Failure::NotAResponse),
@@ -127,8 +126,8 @@ pub async fn attempt(
     } else {
         None
     };
-    let body = JsFuture::from(Promise::resolve(&raw.text().map_err(Failure::Body)?));
-    let text = stop.until(body).await?.map_err(Failure::Body)?;
+    let body = raw.text().map_err(Failure::Body)?;
+    let text = stop.race(&body).await?.map_err(Failure::Body)?;
     cancel.done = true;
     Ok(Answer {
         http_status,
@@ -151,8 +150,8 @@ fn global_fetch() -> Result<Function, Failure> {
 async fn call_fetch(
     fetch: &Function,
     request: &Request,
-    stop: &mut Stop,
-) -> Result<gloo_net::http::Response, Failure> {
+    stop: &Stop,
+) -> Result<web_sys::Response, Failure> {
     let returned = fetch
         .call2(
             &JsValue::UNDEFINED,
@@ -160,18 +159,13 @@ async fn call_fetch(
             &request.init,
         )
         .map_err(Failure::Fetch)?;
-    let resolved = stop
-        .until(JsFuture::from(Promise::resolve(&returned)))
-        .await?
-        .map_err(Failure::Fetch)?;
+    let resolved = stop.race(&returned).await?.map_err(Failure::Fetch)?;
     let has_text = resolved.is_object()
         && Reflect::get(&resolved, &"text".into()).is_ok_and(|text| text.is_function());
     if !has_text {
         return Err(Failure::NotAResponse);
     }
-    Ok(gloo_net::http::Response::from(
-        resolved.unchecked_into::<web_sys::Response>(),
-    ))
+    Ok(resolved.unchecked_into())
 }
 
 /// Why `fetch` failed, in a few words: the error's name and message, and

@@ -1,5 +1,5 @@
 //! Observer hooks (the contract's "Hooks"): closures on
-//! [`ClientOptions::hooks`](crate::ClientOptions) that see every attempt's
+//! [`ClientOptions::hooks`](crate::ClientOptions::hooks) that see every attempt's
 //! request, every response's arrival and every retry. They observe only:
 //! nothing they do changes the request or the outcome, and no credential
 //! value reaches them (credential headers read `"[REDACTED]"`).
@@ -10,6 +10,8 @@
 
 use std::fmt;
 use std::rc::Rc;
+
+use wasm_bindgen::JsValue;
 
 use crate::error::Error;
 use crate::model::Operation;
@@ -47,6 +49,9 @@ pub struct RetryInfo {
     pub attempt: u32,
     /// Why it failed (credentials already cut out).
     pub error: Error,
+    /// The JS value behind `error`, where there was one (credentials cut
+    /// out): what the JS layer's `UsersApiError` shows as `cause`.
+    pub cause: Option<JsValue>,
     /// How long the client now waits before the next attempt.
     pub delay_ms: f64,
 }
@@ -54,7 +59,8 @@ pub struct RetryInfo {
 /// A hook: a closure called with what it observes.
 pub type Hook<T> = Rc<dyn Fn(&T)>;
 
-/// The three hooks; each is optional. Default: none.
+/// The three hooks; each is optional. Default: none. The setters box
+/// the closures.
 ///
 /// ```no_run
 /// use std::cell::Cell;
@@ -63,16 +69,17 @@ pub type Hook<T> = Rc<dyn Fn(&T)>;
 ///
 /// let retries = Rc::new(Cell::new(0));
 /// let seen = Rc::clone(&retries);
-/// let mut options = ClientOptions::new("https://api.example.com");
-/// options.hooks = Hooks {
-///     before_retry: Some(Rc::new(move |info| {
-///         seen.set(seen.get() + 1);
-///         assert!(info.delay_ms >= 0.0);
-///     })),
-///     ..Hooks::default()
-/// };
+/// let options = ClientOptions::new("https://api.example.com").hooks(
+///     Hooks::default()
+///         .before_request(|info| println!("-> {} #{}", info.url, info.attempt))
+///         .before_retry(move |info| {
+///             seen.set(seen.get() + 1);
+///             assert!(info.delay_ms >= 0.0);
+///         }),
+/// );
 /// ```
 #[derive(Clone, Default)]
+#[non_exhaustive]
 pub struct Hooks {
     /// Before each attempt's `fetch`.
     pub before_request: Option<Hook<AttemptInfo>>,
@@ -83,6 +90,24 @@ pub struct Hooks {
 }
 
 impl Hooks {
+    /// Sets the hook called before each attempt's `fetch`.
+    pub fn before_request(mut self, hook: impl Fn(&AttemptInfo) + 'static) -> Self {
+        self.before_request = Some(Rc::new(hook));
+        self
+    }
+
+    /// Sets the hook called when an attempt's response headers arrived.
+    pub fn after_response(mut self, hook: impl Fn(&ResponseInfo) + 'static) -> Self {
+        self.after_response = Some(Rc::new(hook));
+        self
+    }
+
+    /// Sets the hook called when a failed attempt will be retried.
+    pub fn before_retry(mut self, hook: impl Fn(&RetryInfo) + 'static) -> Self {
+        self.before_retry = Some(Rc::new(hook));
+        self
+    }
+
     /// Whether any hook is set (the client builds hook info only then).
     pub fn any(&self) -> bool {
         self.before_request.is_some()

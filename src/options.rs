@@ -2,6 +2,8 @@
 //! and `CallOptions`): the base URL, header names and values, and the
 //! option values the JS layer reads. Plain Rust, unit-tested natively.
 
+use std::time::Duration;
+
 use crate::error::Error;
 use crate::model::{Credentials, ParamsIn};
 use crate::value::{quoted, Value};
@@ -75,6 +77,19 @@ pub fn timeout_ms(value: &Value) -> Result<Option<u32>, Error> {
             &other.shown(),
         )),
     }
+}
+
+/// A timeout as the timer takes it: whole milliseconds, a fraction
+/// rounded up (so it never becomes "none"), at most [`MAX_TIMER_MS`];
+/// 0 (none) only for [`Duration::ZERO`].
+pub fn duration_ms(timeout: Duration) -> u32 {
+    // In u64: a u128 division would add its runtime routine to the `.wasm`.
+    let fraction = u64::from(timeout.subsec_nanos().div_ceil(1_000_000));
+    let ms = timeout
+        .as_secs()
+        .saturating_mul(1_000)
+        .saturating_add(fraction);
+    u32::try_from(ms).unwrap_or(MAX_TIMER_MS).min(MAX_TIMER_MS)
 }
 
 /// `retries`: a whole number >= 0.
@@ -200,6 +215,16 @@ pub fn check_header_value(name: &str, value: &str) -> Result<(), Error> {
     ))
 }
 
+/// Every header of a list: names HTTP tokens, values Latin-1 without CR,
+/// LF or NUL.
+pub fn check_headers(headers: &[(String, String)]) -> Result<(), Error> {
+    for (name, value) in headers {
+        check_header_name(name)?;
+        check_header_value(name, value)?;
+    }
+    Ok(())
+}
+
 /// `over` merged over `base`: a name in `over` replaces the same name
 /// (case-insensitively) in `base`.
 pub fn merge_headers(
@@ -283,6 +308,25 @@ mod tests {
             let err = timeout_ms(&bad).unwrap_err();
             assert_eq!(err.param(), Some("timeoutMs"));
         }
+    }
+
+    #[test]
+    fn durations_become_timer_milliseconds() {
+        assert_eq!(duration_ms(Duration::ZERO), 0);
+        assert_eq!(duration_ms(Duration::from_nanos(1)), 1);
+        assert_eq!(duration_ms(Duration::from_micros(1_500)), 2);
+        assert_eq!(duration_ms(Duration::from_secs(5)), 5_000);
+        assert_eq!(duration_ms(Duration::from_secs(30 * 86_400)), MAX_TIMER_MS);
+        assert_eq!(duration_ms(Duration::MAX), MAX_TIMER_MS);
+    }
+
+    #[test]
+    fn header_lists_are_checked_whole() {
+        let pair = |n: &str, v: &str| (n.to_string(), v.to_string());
+        assert!(check_headers(&[pair("X-A", "1"), pair("Authorization", "Bearer x")]).is_ok());
+        let err = check_headers(&[pair("X-A", "1"), pair("x", "a\r\nInjected: 1")]).unwrap_err();
+        assert_eq!(err.param(), Some("headers"));
+        assert!(check_headers(&[pair("bad name", "x")]).is_err());
     }
 
     #[test]

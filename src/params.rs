@@ -6,8 +6,9 @@
 //! `"false"`). Encoding the plan is left to the platform's `JSON`,
 //! `URLSearchParams` and `URL`, never done by hand.
 
+use crate::envelope::MAX_SAFE_INTEGER;
 use crate::error::Error;
-use crate::model::{Operation, ParamsIn, ACTIVE_EXPECTED};
+use crate::model::{ListParams, Operation, ParamsIn, ACTIVE_EXPECTED};
 use crate::value::{quoted, Value};
 
 /// What to send for one param.
@@ -59,6 +60,36 @@ pub fn check_param(
         )),
         _ => check_passed_through(params_in, key, value).map(Some),
     }
+}
+
+/// The checks a [`ListParams`] from Rust needs beyond its types: `extra`
+/// is for the params the model does not name (the named ones go through
+/// their typed fields and their rules), `__proto__` would not reach the
+/// request as a key, and `page` / `pageSize` must fit a JS number.
+pub fn check_list_params(params: &ListParams) -> Result<(), Error> {
+    for key in params.extra.keys() {
+        if ["query", "active", "page", "pageSize"].contains(&key.as_str()) {
+            return Err(Error::validation(
+                key,
+                format!("{key} is not an extra param: set its own field of ListParams"),
+            ));
+        }
+        if key == "__proto__" {
+            return Err(Error::validation(
+                key,
+                "__proto__ cannot be sent: it would not reach the request as a key",
+            ));
+        }
+    }
+    for (param, value) in [("page", params.page), ("pageSize", params.page_size)] {
+        if value.is_some_and(|n| n as f64 > MAX_SAFE_INTEGER) {
+            return Err(Error::validation(
+                param,
+                format!("{param} must be at most 2^53 - 1 (a JavaScript number holds no more)"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// `active`: one of the three strings, or a boolean sent as its string.
@@ -210,6 +241,39 @@ mod tests {
             Value::Other("symbol"),
         ] {
             assert!(check(Operation::List, "page", bad).is_err());
+        }
+    }
+
+    #[test]
+    fn rust_list_params_beyond_their_types() {
+        assert!(check_list_params(&ListParams::default()).is_ok());
+        let mut params = ListParams {
+            page: Some(MAX_SAFE_INTEGER as u64),
+            page_size: Some(50),
+            ..Default::default()
+        };
+        params.extra.insert("sort".into(), "name".into());
+        assert!(check_list_params(&params).is_ok());
+        for named in ["query", "active", "page", "pageSize", "__proto__"] {
+            let mut params = ListParams::default();
+            params.extra.insert(named.into(), "x".into());
+            let err = check_list_params(&params).unwrap_err();
+            assert_eq!(err.param(), Some(named));
+        }
+        for (page, page_size, param) in [
+            (Some(1 << 53), None, "page"),
+            (None, Some(u64::MAX), "pageSize"),
+        ] {
+            let params = ListParams {
+                page,
+                page_size,
+                ..Default::default()
+            };
+            let err = check_list_params(&params).unwrap_err();
+            assert_eq!(
+                (err.kind(), err.param()),
+                (ErrorKind::Validation, Some(param))
+            );
         }
     }
 

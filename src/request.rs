@@ -4,10 +4,12 @@
 //! completes with its own `AbortSignal`.
 
 use js_sys::{Array, Object, JSON};
+use serde::Serialize;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{RequestCredentials, RequestInit, Url, UrlSearchParams};
 
 use crate::error::Error;
+use crate::interop::Rejection;
 use crate::model::{Credentials, ParamsIn};
 use crate::options::merge_headers;
 use crate::secrets;
@@ -73,6 +75,17 @@ pub struct Request {
     pub init: RequestInit,
 }
 
+/// Model params (`CountParams`, `ListParams`) as the object of values to
+/// send, through serde-wasm-bindgen (`json_compatible`: plain objects, not
+/// `Map`s). Both APIs make their params object here.
+pub fn params_object<T: Serialize>(params: &T) -> Result<Object, Error> {
+    let serializer = serde_wasm_bindgen::Serializer::json_compatible();
+    params
+        .serialize(&serializer)
+        .map(JsCast::unchecked_into)
+        .map_err(|error| Error::validation("params", error.to_string()))
+}
+
 /// Builds the request for `params` (an object of checked params, each
 /// value as it is to be sent).
 pub fn build(
@@ -81,7 +94,7 @@ pub fn build(
     params: &Object,
     headers: &Headers,
     credentials: Option<Credentials>,
-) -> Result<Request, Error> {
+) -> Result<Request, Rejection> {
     let init = RequestInit::new();
     init.set_method("POST");
     // A copy: the caller's `fetch` gets `init.headers`, and what it does to
@@ -97,8 +110,8 @@ pub fn build(
     let url = match params_in {
         ParamsIn::Body => {
             let body = JSON::stringify(params).map_err(|cause| {
-                Error::validation("params", "the params could not be encoded as JSON")
-                    .with_cause(cause)
+                let error = Error::validation("params", "the params could not be encoded as JSON");
+                Rejection::caused(error, cause)
             })?;
             init.set_body(&body);
             url.to_string()
@@ -109,7 +122,8 @@ pub fn build(
                 url.to_string()
             } else {
                 let parsed = Url::new(url).map_err(|cause| {
-                    Error::validation("baseUrl", "the request URL is invalid").with_cause(cause)
+                    let error = Error::validation("baseUrl", "the request URL is invalid");
+                    Rejection::caused(error, cause)
                 })?;
                 append_all(&parsed.search_params(), &entries);
                 parsed.href()
@@ -117,7 +131,7 @@ pub fn build(
         }
         ParamsIn::Form => {
             let form = UrlSearchParams::new().map_err(|cause| {
-                Error::validation("params", "URLSearchParams failed").with_cause(cause)
+                Rejection::caused(Error::validation("params", "URLSearchParams failed"), cause)
             })?;
             append_all(&form, &Object::entries(params));
             init.set_body(&JsValue::from(form.to_string()));

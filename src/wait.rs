@@ -1,18 +1,28 @@
 //! Waiting on JS time and on the caller's `AbortSignal` from async Rust.
 //!
-//! A [`Stop`] is one promise that settles when its timer fires or when the
-//! signal aborts, and [`Stop::until`] runs a future until it is done or the
-//! stop comes first. The timer and the listener are plain JS functions
-//! (`resolve.bind(null, code)`), so waiting allocates no Rust closure, and
-//! each `Stop` owns its own timer: Cloudflare Workers drop a timer when the
-//! request that set it ends, so one shared across calls would be lost.
-//! Dropping a `Stop` clears its timer and its listener.
+//! A [`Stop`] is one promise that settles when its timer fires, when the
+//! signal aborts, or when the `Stop` is dropped. [`Stop::race`] waits for a
+//! JS promise (a `fetch`, a body read) or the stop, whichever comes first,
+//! through `Promise.race` in JS and one `JsFuture` on the race. A `JsFuture`
+//! frees its Rust callbacks only when its promise settles, and the race
+//! settles at the latest when the `Stop` is dropped; a promise that never
+//! settles is then left holding JS functions only, which the JS collector
+//! reclaims with it. (A `JsFuture` on that promise itself would keep its
+//! callbacks, and the memory they own, for as long as the promise is
+//! pending: forever, for a `fetch` that never answers.)
+//!
+//! The timer and the listener are plain JS functions (`resolve.bind(null,
+//! marker)`), so arming a stop allocates no Rust closure, and each `Stop`
+//! owns its own timer: Cloudflare Workers drop a timer when the request that
+//! set it ends, so one shared across calls would be lost. Dropping a `Stop`
+//! clears its timer and its listener.
 
 use std::future::{poll_fn, Future};
 use std::pin::{pin, Pin};
 use std::task::Poll;
+use std::thread::LocalKey;
 
-use js_sys::{Function, Promise};
+use js_sys::{Array, Function, Object, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortSignal;
@@ -36,8 +46,12 @@ pub enum Stopped {
     Aborted,
 }
 
-const TIMED_OUT: u32 = 1;
-const ABORTED: u32 = 2;
+thread_local! {
+    // What a stop's promise resolves with: objects of the module's own,
+    // which no `fetch`, body or provider can resolve with.
+    static TIMED_OUT: JsValue = Object::new().into();
+    static ABORTED: JsValue = Object::new().into();
+}
 
 /// A timer and a listener on the caller's signal that go away together:
 /// dropped, it clears the timer and stops listening.
@@ -79,10 +93,11 @@ impl Drop for Armed {
 
 /// A timer and a signal, whichever comes first.
 pub struct Stop {
-    settled: JsFuture,
-    /// Settles `settled` when the stop is dropped first: a `JsFuture` frees
-    /// its callbacks only when its promise settles, so one left pending
-    /// would leak them.
+    /// Resolves with `TIMED_OUT` or `ABORTED`, or with nothing when the
+    /// stop is dropped first.
+    promise: Promise,
+    /// Settles `promise` when the stop is dropped, and with it every race
+    /// still waiting on it.
     resolve: Option<Function>,
     /// Held for its `Drop`: clears the timer and the listener.
     _armed: Armed,
@@ -90,51 +105,58 @@ pub struct Stop {
 
 impl Stop {
     /// A stop after `ms` (none for `None`) or when `signal` aborts; at once
-    /// if it already has.
+    /// if it already has. With neither, it comes only when dropped.
     pub fn new(ms: Option<u32>, signal: Option<&AbortSignal>) -> Stop {
         let mut armed = Armed::default();
         let mut resolver = None;
         let promise = Promise::new(&mut |resolve: Function, _reject| {
             resolver = Some(resolve.clone());
-            let with = |code: u32| -> Function {
-                resolve.bind1(&JsValue::NULL, &code.into()).unchecked_into()
+            let with = |marker: &'static LocalKey<JsValue>| -> Function {
+                marker.with(|marker| resolve.bind1(&JsValue::NULL, marker).unchecked_into())
             };
             if let Some(signal) = signal {
                 if is_aborted(Some(signal)) {
-                    let _ = with(ABORTED).call0(&JsValue::NULL);
+                    let _ = ABORTED.with(|marker| resolve.call1(&JsValue::NULL, marker));
                     return;
                 }
-                armed.listen(signal, with(ABORTED));
+                armed.listen(signal, with(&ABORTED));
             }
             if let Some(ms) = ms {
-                armed.set_timer(&with(TIMED_OUT), ms);
+                armed.set_timer(&with(&TIMED_OUT), ms);
             }
         });
         Stop {
-            settled: JsFuture::from(promise),
+            promise,
             resolve: resolver,
             _armed: armed,
         }
     }
 
     /// Waits for the stop itself (a pause before a retry).
-    pub async fn wait(mut self) -> Stopped {
-        match (&mut self.settled).await {
-            Ok(code) if code.as_f64() == Some(f64::from(ABORTED)) => Stopped::Aborted,
-            _ => Stopped::TimedOut,
+    pub async fn wait(self) -> Stopped {
+        why(&JsFuture::from(self.promise.clone()).await)
+    }
+
+    /// Waits for `work` (a promise, or a value taken as a resolved one) to
+    /// settle, or for the stop if it comes first.
+    pub async fn race(&self, work: &JsValue) -> Result<Result<JsValue, JsValue>, Stopped> {
+        let raced = Promise::race(&Array::of2(work, &self.promise));
+        match JsFuture::from(raced).await {
+            Ok(value) if TIMED_OUT.with(|marker| value == *marker) => Err(Stopped::TimedOut),
+            Ok(value) if ABORTED.with(|marker| value == *marker) => Err(Stopped::Aborted),
+            outcome => Ok(outcome),
         }
     }
 
     /// Runs `work` until it is done, or until the stop comes first (then
-    /// `work` is dropped).
-    pub async fn until<F: Future>(&mut self, work: F) -> Result<F::Output, Stopped> {
+    /// `work` is dropped). A JS promise inside `work` must be awaited with
+    /// [`settled`], so that dropping `work` frees its wait too.
+    pub async fn until<F: Future>(&self, work: F) -> Result<F::Output, Stopped> {
+        let mut stop = JsFuture::from(self.promise.clone());
         let mut work = pin!(work);
         poll_fn(|cx| {
-            if let Poll::Ready(code) = Pin::new(&mut self.settled).poll(cx) {
-                return Poll::Ready(Err(match code {
-                    Ok(code) if code.as_f64() == Some(f64::from(ABORTED)) => Stopped::Aborted,
-                    _ => Stopped::TimedOut,
-                }));
+            if let Poll::Ready(value) = Pin::new(&mut stop).poll(cx) {
+                return Poll::Ready(Err(why(&value)));
             }
             work.as_mut().poll(cx).map(Ok)
         })
@@ -149,6 +171,26 @@ impl Drop for Stop {
             let _ = resolve.call0(&JsValue::NULL);
         }
     }
+}
+
+/// Why a stop's promise settled (only a timer or an abort settles it while
+/// it is awaited: a drop comes after the last wait).
+fn why(settled: &Result<JsValue, JsValue>) -> Stopped {
+    match settled {
+        Ok(value) if ABORTED.with(|marker| value == marker) => Stopped::Aborted,
+        _ => Stopped::TimedOut,
+    }
+}
+
+/// Waits for `work` (a promise, or a value taken as a resolved one) to
+/// settle. Dropping the wait before that leaves nothing behind: it races a
+/// [`Stop`] of its own, with no timer and no signal, that the drop settles.
+pub async fn settled(work: &JsValue) -> Result<JsValue, JsValue> {
+    let stop = Stop::new(None, None);
+    // That stop comes only when this future is dropped, after the race.
+    stop.race(work)
+        .await
+        .unwrap_or_else(|_| Err(JsValue::UNDEFINED))
 }
 
 /// Whether the caller's signal has aborted. A getter that throws counts as

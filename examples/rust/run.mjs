@@ -5,6 +5,7 @@
 // (examples/rust/pkg, or the directory in RUST_EXAMPLE_PKG).
 // scripts/rust-example.sh does both.
 import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -44,12 +45,26 @@ assert.equal(summary.pageSize, 5);
 assert.deepEqual(summary.firstPage, list.users.map((u) => u.username), "the first page");
 assert.equal(summary.refused, "validation:baseUrl");
 
-// A failed call rejects with the client's UsersApiError.
+// A failed call rejects with the app's own JS error, carrying the kind.
 const failure = await run("http://127.0.0.1:9/").then(
   (value) => assert.fail(`expected a rejection, got ${JSON.stringify(value)}`),
   (error) => error,
 );
-assert.equal(failure?.constructor?.name, "UsersApiError");
+assert.ok(failure instanceof Error, String(failure));
 assert.equal(failure.kind, "network", failure.message);
+
+// The app's .wasm holds the Rust API only: none of the npm package's JS
+// exports (countUsers, listUsers, the UsersClient class) and no import of
+// its snippet (UsersApiError).
+const wasm = readdirSync(pkg).find((name) => name.endsWith(".wasm"));
+const module = new WebAssembly.Module(readFileSync(path.join(pkg, wasm)));
+const exported = WebAssembly.Module.exports(module).map((e) => e.name);
+console.log(`exports of ${wasm}: ${exported.join(", ")}`);
+const ours = exported.filter((name) => /countusers|listusers|usersclient/i.test(name));
+assert.deepEqual(ours, [], "the library's JS exports are in the Rust app's .wasm");
+assert.ok(exported.includes("run"), "the app's own export is there");
+const snippets = WebAssembly.Module.imports(module).filter((i) => /snippet/.test(i.module));
+assert.deepEqual(snippets, [], "the Rust app's .wasm imports a snippet");
+assert.ok(!existsSync(path.join(pkg, "snippets")), "wasm-bindgen copied a snippet for the app");
 
 console.log("rust example: ok");

@@ -4,9 +4,11 @@
 //! (`run.mjs` calls it in Node); a Leptos, Yew or Dioxus app would call the
 //! same API from its own async code.
 
+use std::time::Duration;
+
 use serde::{Deserialize, Serialize};
 use user_management_client::{
-    Active, CallOptions, ClientOptions, CountParams, ErrorKind, ListParams, UsersClient,
+    Active, CallOptions, ClientOptions, CountParams, Error, ErrorKind, ListParams, UsersClient,
 };
 use wasm_bindgen::prelude::*;
 
@@ -43,13 +45,25 @@ struct Summary {
 const PAGE_SIZE: u64 = 5;
 
 /// Counts the active and all users at `base_url`, lists the first page of
-/// active users, and returns a summary. A failed call rejects with the
-/// client's `UsersApiError` (`Error` converts into it).
+/// active users, and returns a summary. A failed call rejects with a JS
+/// `Error` that carries the error's kind (see `js_error`).
 #[wasm_bindgen]
 pub async fn run(base_url: String) -> Result<JsValue, JsValue> {
-    let mut options = ClientOptions::new(base_url);
-    options.timeout_ms = 5_000;
-    options.retries = 1;
+    summarize(base_url).await.map_err(js_error)
+}
+
+/// The app's own JS form of an [`Error`]: the crate ships no JS class into
+/// a Rust app's `.wasm`, so the app says what its JS callers get.
+fn js_error(error: Error) -> JsValue {
+    let js = js_sys::Error::new(&error.to_string());
+    let _ = js_sys::Reflect::set(&js, &"kind".into(), &error.kind().as_str().into());
+    js.into()
+}
+
+async fn summarize(base_url: String) -> Result<JsValue, Error> {
+    let options = ClientOptions::new(base_url)
+        .timeout(Duration::from_secs(5))
+        .retries(1);
     let client = UsersClient::new(options)?;
     let call = CallOptions::default();
 
@@ -81,7 +95,7 @@ pub async fn run(base_url: String) -> Result<JsValue, JsValue> {
         Ok(_) => "accepted".to_owned(),
         Err(error) => match error.kind() {
             ErrorKind::Validation => format!("validation:{}", error.param().unwrap_or("")),
-            other => format!("{other:?}: {error}"),
+            other => format!("{other}: {error}"),
         },
     };
 
@@ -96,5 +110,5 @@ pub async fn run(base_url: String) -> Result<JsValue, JsValue> {
     };
     summary
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|error| JsValue::from_str(&error.to_string()))
+        .map_err(|error| Error::new(ErrorKind::Decode, error.to_string()))
 }

@@ -1,26 +1,26 @@
-//! Reading what JavaScript passes in: option objects into the Rust API's
-//! [`ClientOptions`] and [`CallOptions`], params into the model. Every JS
+//! Reading what JavaScript passes in: option objects into the library's
+//! [`ClientOptions`] and [`CallOptions`], params into its model. Every JS
 //! value is looked at once, through catching bindings (a getter may throw,
-//! a proxy may trap), and described as a [`Value`] for the pure rules.
-//! Option objects hold functions and signals, which serde cannot carry; the
-//! params cross into the model through serde-wasm-bindgen.
+//! a proxy may trap), and described as a [`Value`] for the library's rules,
+//! which decide; this module only reads. Option objects hold functions and
+//! signals, which serde cannot carry; the params cross into the model
+//! through serde-wasm-bindgen.
 
 use std::rc::Rc;
+use std::time::Duration;
 
-use js_sys::{Array, Function, JsString, Object, Promise, Reflect};
-use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::JsFuture;
-use web_sys::AbortSignal;
-
+use js_sys::{Array, Function, JsString, Object, Reflect};
 use serde::Serialize;
-
-use crate::client::{CallOptions, ClientOptions, HeaderList, HeaderProvider};
-use crate::error::Error;
-use crate::hooks::{AttemptInfo, Hooks, ResponseInfo, RetryInfo};
-use crate::model::{Active, CountParams, Operation, ParamsIn};
-use crate::options::{self, CALL_KEYS, CLIENT_KEYS, HOOK_KEYS};
-use crate::params::{check_param, check_params_value};
-use crate::value::{quoted, Value};
+use user_management_client::interop::{params_object, settled};
+use user_management_client::options::{self, CALL_KEYS, CLIENT_KEYS, HOOK_KEYS};
+use user_management_client::params::{check_param, check_params_value};
+use user_management_client::value::{quoted, Value};
+use user_management_client::{
+    Active, AttemptInfo, CallOptions, ClientOptions, CountParams, Error, HeaderList,
+    HeaderProvider, Hooks, Operation, ParamsIn, Rejection, ResponseInfo, RetryInfo,
+};
+use wasm_bindgen::prelude::*;
+use web_sys::AbortSignal;
 
 #[wasm_bindgen]
 extern "C" {
@@ -43,18 +43,19 @@ fn entries(object: &JsValue) -> Result<Vec<(String, JsValue)>, JsValue> {
 }
 
 /// The entries of an options object; `undefined` and `null` have none.
-fn option_entries(options: &JsValue) -> Result<Vec<(String, JsValue)>, Error> {
+fn option_entries(options: &JsValue) -> Result<Vec<(String, JsValue)>, Rejection> {
     match Value::of(options) {
         Value::Undefined | Value::Null => Ok(Vec::new()),
         Value::Object => entries(options).map_err(|cause| {
-            Error::validation("options", "the options object could not be read").with_cause(cause)
+            let error = Error::validation("options", "the options object could not be read");
+            Rejection::caused(error, cause)
         }),
-        other => Err(Error::invalid("options", "an object", &other.shown())),
+        other => Err(Error::invalid("options", "an object", &other.shown()).into()),
     }
 }
 
 /// `new UsersClient(options)`: an options object, or the base URL alone.
-pub fn client_options(options: &JsValue) -> Result<ClientOptions, Error> {
+pub fn client_options(options: &JsValue) -> Result<ClientOptions, Rejection> {
     if options.is_string() {
         return base_options(options);
     }
@@ -76,7 +77,7 @@ pub fn client_options(options: &JsValue) -> Result<ClientOptions, Error> {
 pub fn one_shot_options(
     base_url: &JsValue,
     options: &JsValue,
-) -> Result<(ClientOptions, CallOptions), Error> {
+) -> Result<(ClientOptions, CallOptions), Rejection> {
     let mut client = base_options(base_url)?;
     let mut call = CallOptions::default();
     for (key, value) in option_entries(options)? {
@@ -99,13 +100,13 @@ pub fn one_shot_options(
 }
 
 /// A call's options object (`undefined` or `null` for none).
-pub fn call_options(options: &JsValue) -> Result<CallOptions, Error> {
+pub fn call_options(options: &JsValue) -> Result<CallOptions, Rejection> {
     let mut call = CallOptions::default();
     for (key, value) in option_entries(options)? {
         options::check_option_key(&key, &CALL_KEYS)?;
         match key.as_str() {
             "signal" => call.signal = signal(&value)?,
-            "timeoutMs" => call.timeout_ms = options::timeout_ms(&Value::of(&value))?,
+            "timeoutMs" => call.timeout = timeout(&value)?,
             _ => call.headers = headers(&value)?,
         }
     }
@@ -114,21 +115,29 @@ pub fn call_options(options: &JsValue) -> Result<CallOptions, Error> {
 
 /// Options with defaults for everything but the base URL, which must be a
 /// string here (`UsersClient::new` checks the rest of it).
-fn base_options(base_url: &JsValue) -> Result<ClientOptions, Error> {
+fn base_options(base_url: &JsValue) -> Result<ClientOptions, Rejection> {
     match Value::of(base_url) {
         Value::Str(text) => {
             options::check_base_url(&Value::Str(text.clone()))?;
             Ok(ClientOptions::new(text))
         }
-        other => Err(Error::invalid(
-            "baseUrl",
-            "an absolute http: or https: URL",
-            &other.shown(),
-        )),
+        other => {
+            Err(Error::invalid("baseUrl", "an absolute http: or https: URL", &other.shown()).into())
+        }
     }
 }
 
-fn set_client_option(client: &mut ClientOptions, key: &str, value: &JsValue) -> Result<(), Error> {
+/// `timeoutMs` as a `Duration` (`None` when not given).
+fn timeout(value: &JsValue) -> Result<Option<Duration>, Error> {
+    let ms = options::timeout_ms(&Value::of(value))?;
+    Ok(ms.map(|ms| Duration::from_millis(ms.into())))
+}
+
+fn set_client_option(
+    client: &mut ClientOptions,
+    key: &str,
+    value: &JsValue,
+) -> Result<(), Rejection> {
     let read = Value::of(value);
     match key {
         "headers" => match read {
@@ -137,7 +146,8 @@ fn set_client_option(client: &mut ClientOptions, key: &str, value: &JsValue) -> 
         },
         "paramsIn" => client.params_in = options::params_in(&read)?,
         "timeoutMs" => {
-            client.timeout_ms = options::timeout_ms(&read)?.unwrap_or(options::DEFAULT_TIMEOUT_MS)
+            let default = Duration::from_millis(options::DEFAULT_TIMEOUT_MS.into());
+            client.timeout = timeout(value)?.unwrap_or(default)
         }
         "retries" => client.retries = options::retries(&read)?,
         "credentials" => client.credentials = options::credentials(&read)?,
@@ -146,7 +156,7 @@ fn set_client_option(client: &mut ClientOptions, key: &str, value: &JsValue) -> 
             client.fetch = match read {
                 Value::Undefined => None,
                 Value::Function => Some(value.clone().into()),
-                other => return Err(Error::invalid("fetch", "a function", &other.shown())),
+                other => return Err(Error::invalid("fetch", "a function", &other.shown()).into()),
             }
         }
         _ => {}
@@ -176,9 +186,10 @@ fn signal(value: &JsValue) -> Result<Option<AbortSignal>, Error> {
     }
 }
 
-/// A headers object: each name an HTTP token, each value a string without
-/// CR, LF, NUL or anything beyond Latin-1.
-pub fn headers(value: &JsValue) -> Result<HeaderList, Error> {
+/// A headers object: each value a string without lone surrogates (the
+/// library checks names and values, `options::check_headers`, when the
+/// client is made and at each call).
+pub fn headers(value: &JsValue) -> Result<HeaderList, Rejection> {
     match Value::of(value) {
         Value::Undefined => return Ok(Vec::new()),
         Value::Object => {}
@@ -187,28 +198,24 @@ pub fn headers(value: &JsValue) -> Result<HeaderList, Error> {
                 "headers",
                 "an object of strings (or, as a client option, a function returning one)",
                 &other.shown(),
-            ))
+            )
+            .into())
         }
     }
     let entries = entries(value).map_err(|cause| {
-        Error::validation("headers", "the headers object could not be read").with_cause(cause)
+        let error = Error::validation("headers", "the headers object could not be read");
+        Rejection::caused(error, cause)
     })?;
     let mut list = Vec::with_capacity(entries.len());
     for (name, value) in entries {
-        options::check_header_name(&name)?;
         let Value::Str(text) = Value::of(&value) else {
-            return Err(Error::validation(
-                "headers",
-                format!("the value of header {} must be a string", quoted(&name)),
-            ));
+            let message = format!("the value of header {} must be a string", quoted(&name));
+            return Err(Error::validation("headers", message).into());
         };
         if !is_well_formed(&value, &text) {
-            return Err(Error::validation(
-                "headers",
-                format!("the value of header {} is not valid Unicode", quoted(&name)),
-            ));
+            let message = format!("the value of header {} is not valid Unicode", quoted(&name));
+            return Err(Error::validation("headers", message).into());
         }
-        options::check_header_value(&name, &text)?;
         list.push((name, text));
     }
     Ok(list)
@@ -222,14 +229,15 @@ fn provider(function: Function) -> HeaderProvider {
         let function = function.clone();
         Box::pin(async move {
             let returned = function.call0(&JsValue::UNDEFINED).map_err(|cause| {
-                Error::validation("headers", "the headers function threw").with_cause(cause)
+                Rejection::caused(
+                    Error::validation("headers", "the headers function threw"),
+                    cause,
+                )
             })?;
-            let given = JsFuture::from(Promise::resolve(&returned))
-                .await
-                .map_err(|cause| {
-                    Error::validation("headers", "the headers function's promise rejected")
-                        .with_cause(cause)
-                })?;
+            let given = settled(&returned).await.map_err(|cause| {
+                let message = "the headers function's promise rejected";
+                Rejection::caused(Error::validation("headers", message), cause)
+            })?;
             headers(&given)
         })
     })
@@ -239,7 +247,9 @@ fn provider(function: Function) -> HeaderProvider {
 /// replaces a lone surrogate with U+FFFD, so only a text holding U+FFFD
 /// needs the exact look.
 fn is_well_formed(value: &JsValue, text: &str) -> bool {
-    !text.contains('\u{FFFD}') || value.unchecked_ref::<JsString>().is_valid_utf16()
+    // `chars().any` rather than `contains`: the latter's searcher brings
+    // core's string-slicing panic messages into the `.wasm` (twiggy: 3 KB).
+    !text.chars().any(|c| c == '\u{FFFD}') || value.unchecked_ref::<JsString>().is_valid_utf16()
 }
 
 /// The params of a call, checked, as the object to send: `query` and
@@ -249,12 +259,13 @@ pub fn params(
     operation: Operation,
     params_in: ParamsIn,
     params: &JsValue,
-) -> Result<Object, Error> {
+) -> Result<Object, Rejection> {
     let mut typed = CountParams::default();
     let mut others = Vec::new();
     if check_params_value(&Value::of(params))? {
         let entries = entries(params).map_err(|cause| {
-            Error::validation("params", "the params object could not be read").with_cause(cause)
+            let error = Error::validation("params", "the params object could not be read");
+            Rejection::caused(error, cause)
         })?;
         for (key, value) in entries {
             let read = Value::of(&value);
@@ -263,13 +274,11 @@ pub fn params(
             }
             if let Value::Str(text) = &read {
                 if !is_well_formed(&value, text) {
-                    return Err(Error::validation(
-                        &key,
-                        format!(
-                            "{} has a lone surrogate: it is not valid Unicode and cannot be sent",
-                            quoted(&key)
-                        ),
-                    ));
+                    let message = format!(
+                        "{} has a lone surrogate: it is not valid Unicode and cannot be sent",
+                        quoted(&key)
+                    );
+                    return Err(Error::validation(&key, message).into());
                 }
             }
             match (key.as_str(), read) {
@@ -280,10 +289,7 @@ pub fn params(
             }
         }
     }
-    let serializer = serde_wasm_bindgen::Serializer::json_compatible();
-    let object: Object = serde::Serialize::serialize(&typed, &serializer)
-        .map_err(|error| Error::validation("params", error.to_string()))?
-        .unchecked_into();
+    let object = params_object(&typed)?;
     if others.is_empty() {
         return Ok(object);
     }
@@ -298,63 +304,50 @@ pub fn params(
 
 /// The `hooks` option: an object whose keys are among `beforeRequest`,
 /// `afterResponse` and `beforeRetry`, each a function (or `undefined`).
-fn hooks(value: &JsValue) -> Result<Hooks, Error> {
+fn hooks(value: &JsValue) -> Result<Hooks, Rejection> {
     let entries = match Value::of(value) {
         Value::Undefined => return Ok(Hooks::default()),
         Value::Object => entries(value).map_err(|cause| {
-            Error::validation("hooks", "the hooks object could not be read").with_cause(cause)
+            let error = Error::validation("hooks", "the hooks object could not be read");
+            Rejection::caused(error, cause)
         })?,
         other => {
-            return Err(Error::invalid(
-                "hooks",
-                "an object of functions",
-                &other.shown(),
-            ))
+            return Err(Error::invalid("hooks", "an object of functions", &other.shown()).into())
         }
     };
     let mut hooks = Hooks::default();
     for (key, value) in entries {
         if !HOOK_KEYS.contains(&key.as_str()) {
-            return Err(Error::validation(
-                "hooks",
-                format!(
-                    "unknown hook {}; the hooks are {}",
-                    quoted(&key),
-                    HOOK_KEYS.join(", ")
-                ),
-            ));
+            let message = format!(
+                "unknown hook {}; the hooks are {}",
+                quoted(&key),
+                HOOK_KEYS.join(", ")
+            );
+            return Err(Error::validation("hooks", message).into());
         }
         let function: Function = match Value::of(&value) {
             Value::Undefined => continue,
             Value::Function => value.unchecked_into(),
             other => {
-                return Err(Error::validation(
-                    "hooks",
-                    format!(
-                        "hook {} must be a function; got {}",
-                        quoted(&key),
-                        other.shown()
-                    ),
-                ))
+                let message = format!(
+                    "hook {} must be a function; got {}",
+                    quoted(&key),
+                    other.shown()
+                );
+                return Err(Error::validation("hooks", message).into());
             }
         };
-        match key.as_str() {
-            "beforeRequest" => {
-                hooks.before_request = Some(Rc::new(move |info: &AttemptInfo| {
-                    call_hook(&function, &attempt_info(info, None))
-                }))
-            }
-            "afterResponse" => {
-                hooks.after_response = Some(Rc::new(move |info: &ResponseInfo| {
-                    call_hook(&function, &attempt_info(&info.request, Some(info)))
-                }))
-            }
+        hooks = match key.as_str() {
+            "beforeRequest" => hooks.before_request(move |info: &AttemptInfo| {
+                call_hook(&function, &attempt_info(info, None))
+            }),
+            "afterResponse" => hooks.after_response(move |info: &ResponseInfo| {
+                call_hook(&function, &attempt_info(&info.request, Some(info)))
+            }),
             _ => {
-                hooks.before_retry = Some(Rc::new(move |info: &RetryInfo| {
-                    call_hook(&function, &retry_info(info))
-                }))
+                hooks.before_retry(move |info: &RetryInfo| call_hook(&function, &retry_info(info)))
             }
-        }
+        };
     }
     Ok(hooks)
 }
@@ -414,7 +407,11 @@ fn retry_info(info: &RetryInfo) -> JsValue {
     .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
     .unwrap_or(JsValue::UNDEFINED);
     // Cannot fail: a plain object serde-wasm-bindgen made.
-    let _ = Reflect::set(&js, &"error".into(), &JsValue::from(info.error.clone()));
+    let error = Rejection {
+        error: info.error.clone(),
+        cause: info.cause.clone(),
+    };
+    let _ = Reflect::set(&js, &"error".into(), &crate::error::to_js(error));
     js
 }
 

@@ -8,11 +8,11 @@
 
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::time::Duration;
 
 use user_management_client::{
-    AttemptInfo, CallOptions, ClientOptions, CountParams, Error, ErrorKind, HeaderList,
-    HeadersFuture, Hooks, ListParams, Operation, ResponseInfo, RetryInfo,
-    UsersClient as RustClient,
+    AttemptInfo, CallOptions, ClientOptions, CountParams, Error, ErrorKind, HeaderList, Hooks,
+    ListParams, Operation, ResponseInfo, RetryInfo, UsersClient as RustClient,
 };
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -1045,18 +1045,17 @@ type Log = Rc<RefCell<Vec<(Seen, f64)>>>;
 fn recording(on_retry: impl Fn() + 'static) -> (Hooks, Log) {
     let log: Log = Rc::default();
     let (a, b, c) = (Rc::clone(&log), Rc::clone(&log), Rc::clone(&log));
-    let hooks = Hooks {
-        before_request: Some(Rc::new(move |info: &AttemptInfo| {
+    let hooks = Hooks::default()
+        .before_request(move |info: &AttemptInfo| {
             a.borrow_mut().push((Seen::Request(info.clone()), now()));
-        })),
-        after_response: Some(Rc::new(move |info: &ResponseInfo| {
+        })
+        .after_response(move |info: &ResponseInfo| {
             b.borrow_mut().push((Seen::Response(info.clone()), now()));
-        })),
-        before_retry: Some(Rc::new(move |info: &RetryInfo| {
+        })
+        .before_retry(move |info: &RetryInfo| {
             c.borrow_mut().push((Seen::Retry(info.clone()), now()));
             on_retry();
-        })),
-    };
+        });
     (hooks, log)
 }
 
@@ -1112,11 +1111,10 @@ fn rust_header<'a>(info: &'a AttemptInfo, name: &str) -> Option<&'a str> {
     first
 }
 
-fn rust_client(fake: &JsValue, edit: impl FnOnce(&mut ClientOptions)) -> RustClient {
+fn rust_client(fake: &JsValue, edit: impl FnOnce(ClientOptions) -> ClientOptions) -> RustClient {
     let mut options = ClientOptions::new(FAKE);
     options.fetch = Some(get(fake, "fetch").unchecked_into());
-    edit(&mut options);
-    match RustClient::new(options) {
+    match RustClient::new(edit(options)) {
         Ok(client) => client,
         Err(error) => panic!("the options were refused: {error}"),
     }
@@ -1140,7 +1138,7 @@ fn failed<T: std::fmt::Debug>(outcome: Result<T, Error>) -> Error {
 async fn rust_hooks_see_a_call_that_succeeds_at_once() {
     let fake = scripted(&format!(r#"[{{"body":{:?},"delayMs":40}}]"#, count_body(8)));
     let (hooks, log) = recording(|| {});
-    let client = rust_client(&fake, |o| o.hooks = hooks);
+    let client = rust_client(&fake, |o| o.hooks(hooks));
     let got = ok(client
         .count_users(&CountParams::default(), &CallOptions::default())
         .await);
@@ -1192,10 +1190,7 @@ async fn rust_hooks_see_three_503s_and_the_delay_really_waited() {
         answer(503, Some("0"), &busy_body())
     ));
     let (hooks, log) = recording(|| {});
-    let client = rust_client(&fake, |o| {
-        o.hooks = hooks;
-        o.retries = 2;
-    });
+    let client = rust_client(&fake, |o| o.hooks(hooks).retries(2));
     let error = failed(
         client
             .count_users(&CountParams::default(), &CallOptions::default())
@@ -1243,17 +1238,11 @@ async fn rust_hooks_never_see_a_credential() {
     let (hooks, log) = recording(|| {});
     let provided: HeaderList = vec![("X-Api-Key".into(), KEY.into())];
     let client = rust_client(&fake, |o| {
-        o.hooks = hooks;
-        o.headers.push(("X-Request-Id".into(), "visible".into()));
-        o.header_provider = Some(Rc::new(move || -> HeadersFuture {
-            let headers = provided.clone();
-            Box::pin(async move { Ok::<HeaderList, Error>(headers) })
-        }));
+        o.hooks(hooks)
+            .header("X-Request-Id", "visible")
+            .header_provider(move || std::future::ready(provided.clone()))
     });
-    let call_options = CallOptions {
-        headers: vec![("Authorization".into(), format!("Bearer {TOKEN}"))],
-        ..Default::default()
-    };
+    let call_options = CallOptions::default().header("Authorization", format!("Bearer {TOKEN}"));
     ok(client
         .count_users(&CountParams::default(), &call_options)
         .await);
@@ -1287,11 +1276,8 @@ async fn rust_hooks_never_see_a_credential() {
 async fn rust_hooks_see_nothing_of_a_validation_failure_or_after_an_abort() {
     let fake = scripted(&format!("[{}]", answer(503, Some("0"), &busy_body())));
     let (hooks, log) = recording(|| {});
-    let client = rust_client(&fake, |o| o.hooks = hooks);
-    let bad = CallOptions {
-        headers: vec![("bad name".into(), "x".into())],
-        ..Default::default()
-    };
+    let client = rust_client(&fake, |o| o.hooks(hooks));
+    let bad = CallOptions::default().header("bad name", "x");
     let error = failed(client.count_users(&CountParams::default(), &bad).await);
     assert_eq!(error.kind(), ErrorKind::Validation);
     let too_big = ListParams {
@@ -1311,11 +1297,8 @@ async fn rust_hooks_see_nothing_of_a_validation_failure_or_after_an_abort() {
     let controller = web_sys::AbortController::new().unwrap();
     let aborter = controller.clone();
     let (hooks, log) = recording(move || aborter.abort());
-    let client = rust_client(&fake, |o| o.hooks = hooks);
-    let call_options = CallOptions {
-        signal: Some(controller.signal()),
-        ..Default::default()
-    };
+    let client = rust_client(&fake, |o| o.hooks(hooks));
+    let call_options = CallOptions::default().signal(controller.signal());
     let error = failed(
         client
             .count_users(&CountParams::default(), &call_options)
@@ -1343,7 +1326,7 @@ async fn rust_hooks_on_the_fault_server() {
         let mut options = ClientOptions::new(base.as_str());
         options.hooks = hooks;
         options.retries = 2;
-        options.timeout_ms = timeout_ms;
+        options.timeout = Duration::from_millis(timeout_ms);
         let client = RustClient::new(options).unwrap();
         let done = wasm_bindgen_futures::future_to_promise(async move {
             let _ = client

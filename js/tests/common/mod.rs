@@ -13,11 +13,12 @@ use js_sys::{Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-pub use user_management_client::js::{count_users, list_users, JsUsersClient as UsersClient};
+pub use user_management_client_js::{count_users, list_users, JsUsersClient as UsersClient};
 
 mod faults;
 mod hooks;
 mod hostile;
+mod never_settles;
 mod requests;
 mod responses;
 mod retries;
@@ -61,6 +62,8 @@ extern "C" {
     pub fn provider_count(p: &JsValue) -> u32;
     #[wasm_bindgen(js_name = hangingProvider)]
     pub fn hanging_provider() -> JsValue;
+    #[wasm_bindgen(js_name = neverSettling)]
+    pub fn never_settling(never: &str) -> JsValue;
     #[wasm_bindgen(js_name = hostileParams)]
     pub fn hostile_params() -> JsValue;
     #[wasm_bindgen(js_name = protoKeyObject)]

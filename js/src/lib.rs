@@ -1,18 +1,32 @@
-//! The JS exports: `countUsers`, `listUsers` and the `UsersClient` class
-//! (`UsersApiError` is the class in `js/snippet.js`). A thin layer over the
-//! Rust API: it reads the JS arguments ([`read`]), then runs the same
-//! [`crate::UsersClient`] call and hands back its promise.
+//! `user-management-client-js`: the JS exports of the npm package,
+//! `countUsers`, `listUsers` and the `UsersClient` class (`UsersApiError` is
+//! the class in `snippet.js`, made in [`error`]). A thin layer over the Rust
+//! library `user-management-client`: it reads the JS arguments into the
+//! library's model and options ([`read`]), then runs the library's call and
+//! hands back its promise. Every rule is the library's.
 //!
 //! Calls never throw: every failure, a bad argument included, is a rejected
 //! promise. Only the constructor throws, at once, for bad options.
 
+#![deny(missing_docs)]
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing,
+        clippy::unreachable,
+        clippy::todo,
+        clippy::unimplemented
+    )
+)]
+
 use js_sys::{Object, Promise};
+use user_management_client::{CallOptions, Operation, Rejection, UsersClient};
 use wasm_bindgen::prelude::*;
 
-use crate::client::{CallOptions, UsersClient};
-use crate::error::Error;
-use crate::model::Operation;
-
+pub mod error;
 pub mod read;
 
 /// `UsersClient` in JavaScript: a client bound to one base URL and set of
@@ -28,7 +42,8 @@ impl JsUsersClient {
     /// `UsersApiError` at once for bad options.
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<JsUsersClient, JsValue> {
-        let client = UsersClient::new(read::client_options(&options)?)?;
+        let options = read::client_options(&options).map_err(error::to_js)?;
+        let client = UsersClient::new(options).map_err(error::to_js)?;
         Ok(JsUsersClient { client })
     }
 
@@ -67,7 +82,10 @@ pub fn list_users(base_url: JsValue, params: JsValue, options: JsValue) -> Promi
     start(Operation::List, one_shot(&base_url, &options), &params)
 }
 
-fn one_shot(base_url: &JsValue, options: &JsValue) -> Result<(UsersClient, CallOptions), Error> {
+fn one_shot(
+    base_url: &JsValue,
+    options: &JsValue,
+) -> Result<(UsersClient, CallOptions), Rejection> {
     let (client, call) = read::one_shot_options(base_url, options)?;
     Ok((UsersClient::new(client)?, call))
 }
@@ -77,7 +95,7 @@ fn one_shot(base_url: &JsValue, options: &JsValue) -> Result<(UsersClient, CallO
 /// block, so the `.wasm` holds one future-to-promise adapter, not four.
 fn start(
     operation: Operation,
-    client: Result<(UsersClient, CallOptions), Error>,
+    client: Result<(UsersClient, CallOptions), Rejection>,
     params: &JsValue,
 ) -> Promise {
     let ready = client.and_then(|(client, call)| {
@@ -87,10 +105,10 @@ fn start(
     match ready {
         Ok((client, call, object)) => wasm_bindgen_futures::future_to_promise(async move {
             client
-                .call(operation, &object, &call)
+                .call_js(operation, &object, &call)
                 .await
-                .map_err(JsValue::from)
+                .map_err(error::to_js)
         }),
-        Err(error) => Promise::reject(&error.into()),
+        Err(rejection) => Promise::reject(&error::to_js(rejection)),
     }
 }

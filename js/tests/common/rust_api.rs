@@ -10,12 +10,13 @@ use std::future::Future;
 use std::rc::Rc;
 use std::sync::Arc;
 use std::task::{Context, Poll, Wake, Waker};
+use std::time::Duration;
 
 use serde::de::IgnoredAny;
 use serde::Deserialize;
 use user_management_client::{
     Active, CallOptions, ClientOptions, Count, CountParams, Envelope, Error, ErrorKind, HeaderList,
-    HeaderProvider, HeadersFuture, ListParams, ParamsIn, UsersClient as RustClient,
+    ListParams, ParamsIn, UsersClient as RustClient,
 };
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -61,7 +62,7 @@ struct LoosePage {
     total_users: u64,
 }
 
-fn none() -> CallOptions {
+pub(super) fn none() -> CallOptions {
     CallOptions::default()
 }
 
@@ -78,11 +79,13 @@ fn real() -> RustClient {
 }
 
 /// A client of the fake base URL that calls `fake`'s `fetch`.
-fn faked(fake: &JsValue, edit: impl FnOnce(&mut ClientOptions)) -> RustClient {
+pub(super) fn faked(
+    fake: &JsValue,
+    edit: impl FnOnce(ClientOptions) -> ClientOptions,
+) -> RustClient {
     let mut options = ClientOptions::new(FAKE);
     options.fetch = Some(get(fake, "fetch").unchecked_into());
-    edit(&mut options);
-    client(options)
+    client(edit(options))
 }
 
 fn count_params(active: Active) -> CountParams {
@@ -101,7 +104,7 @@ async fn truth(params: &str) -> u64 {
 }
 
 /// The error of a call that must fail.
-fn failed<T: std::fmt::Debug>(outcome: Result<T, Error>) -> Error {
+pub(super) fn failed<T: std::fmt::Debug>(outcome: Result<T, Error>) -> Error {
     match outcome {
         Ok(value) => panic!("expected an error, got {value:?}"),
         Err(error) => error,
@@ -216,7 +219,7 @@ async fn list_params_go_out_with_their_wire_names() {
         ..Default::default()
     };
     params.extra.insert("sort".into(), "name".into());
-    let got: Envelope<Vec<u32>> = ok(faked(&fake, |_| {}).list_users(&params, &none()).await);
+    let got: Envelope<Vec<u32>> = ok(faked(&fake, |o| o).list_users(&params, &none()).await);
     assert_eq!(got.result, vec![1, 2]);
     let sent = call(&fake, 0);
     assert_eq!(
@@ -230,7 +233,7 @@ async fn list_params_go_out_with_their_wire_names() {
     );
     // Unset params are not sent: `{}` for none.
     let fake = scripted(&format!(r#"[{{"body":{:?}}}]"#, count_body(3)));
-    ok(faked(&fake, |_| {})
+    ok(faked(&fake, |o| o)
         .count_users(&CountParams::default(), &none())
         .await);
     assert_eq!(get(&call(&fake, 0), "body"), JsValue::from("{}"));
@@ -240,7 +243,7 @@ async fn list_params_go_out_with_their_wire_names() {
 async fn a_result_that_does_not_fit_the_type_is_a_decode_error() {
     let fake = scripted(r#"[{"body":"{\"status\":200,\"result\":{\"users\":\"nope\"}}"}]"#);
     let error = failed(
-        faked(&fake, |_| {})
+        faked(&fake, |o| o)
             .list_users::<LoosePage>(&ListParams::default(), &none())
             .await,
     );
@@ -288,12 +291,9 @@ fn bad_options_are_validation_errors_at_once() {
 #[wasm_bindgen_test]
 async fn bad_call_headers_are_refused_before_anything_is_sent() {
     let fake = scripted(&format!(r#"[{{"body":{:?}}}]"#, count_body(1)));
-    let options = CallOptions {
-        headers: vec![("bad name".into(), "x".into())],
-        ..Default::default()
-    };
+    let options = CallOptions::default().header("bad name", "x");
     let error = failed(
-        faked(&fake, |_| {})
+        faked(&fake, |o| o)
             .count_users(&CountParams::default(), &options)
             .await,
     );
@@ -308,7 +308,7 @@ async fn bad_call_headers_are_refused_before_anything_is_sent() {
 async fn http_503_with_two_retries_is_three_attempts_then_http() {
     let fake = scripted(&format!("[{BUSY}]"));
     let error = failed(
-        faked(&fake, |o| o.retries = 2)
+        faked(&fake, |o| o.retries(2))
             .count_users(&CountParams::default(), &none())
             .await,
     );
@@ -326,7 +326,7 @@ async fn http_503_with_two_retries_is_three_attempts_then_http() {
 
     let fake = scripted(&format!("[{BUSY}]"));
     failed(
-        faked(&fake, |o| o.retries = 0)
+        faked(&fake, |o| o.retries(0))
             .count_users(&CountParams::default(), &none())
             .await,
     );
@@ -361,12 +361,12 @@ async fn retries_on_the_real_server() {
 async fn a_non_200_envelope_is_an_api_error() {
     let fake = scripted(r#"[{"body":"{\"status\":403,\"result\":{\"error\":\"forbidden\"}}"}]"#);
     let error = failed(
-        faked(&fake, |_| {})
+        faked(&fake, |o| o)
             .count_users(&CountParams::default(), &none())
             .await,
     );
     assert_eq!(error.kind(), ErrorKind::Api);
-    assert_eq!(error.status(), Some(403.0));
+    assert_eq!(error.status(), Some(403));
     assert_eq!(error.http_status(), Some(200));
     assert!(error.body().unwrap().contains("forbidden"));
     assert_eq!(call_count(&fake), 1, "api errors are not retried");
@@ -379,7 +379,7 @@ async fn a_non_200_envelope_is_an_api_error() {
     );
     assert_eq!(
         (error.kind(), error.status(), error.http_status()),
-        (ErrorKind::Api, Some(403.0), Some(200))
+        (ErrorKind::Api, Some(403), Some(200))
     );
     assert_eq!(attempts(&base).await, 1.0);
 }
@@ -388,8 +388,8 @@ async fn a_non_200_envelope_is_an_api_error() {
 async fn decode_and_http_errors_from_the_real_server() {
     for (scenario, kind, http_status, status) in [
         ("not-json", ErrorKind::Decode, Some(200), None),
-        ("total-float", ErrorKind::Decode, Some(200), Some(200.0)),
-        ("envelope-404", ErrorKind::Http, Some(404), Some(404.0)),
+        ("total-float", ErrorKind::Decode, Some(200), Some(200)),
+        ("envelope-404", ErrorKind::Http, Some(404), Some(404)),
         ("html-500", ErrorKind::Http, Some(500), None),
     ] {
         let mut options = ClientOptions::new(fault(scenario));
@@ -412,12 +412,9 @@ async fn no_answer_within_timeout_ms_is_a_timeout() {
     let fake = scripted(r#"[{"hang":true}]"#);
     let started = now();
     let error = failed(
-        faked(&fake, |o| {
-            o.timeout_ms = 50;
-            o.retries = 0;
-        })
-        .count_users(&CountParams::default(), &none())
-        .await,
+        faked(&fake, |o| o.timeout(Duration::from_millis(50)).retries(0))
+            .count_users(&CountParams::default(), &none())
+            .await,
     );
     assert_eq!(error.kind(), ErrorKind::Timeout, "{error}");
     assert!(now() - started < 2_000.0);
@@ -425,12 +422,9 @@ async fn no_answer_within_timeout_ms_is_a_timeout() {
     assert!(call_signal_aborted(&fake, 0), "the request is cancelled");
     // The call's timeout overrides the client's.
     let fake = scripted(r#"[{"hang":true}]"#);
-    let options = CallOptions {
-        timeout_ms: Some(30),
-        ..Default::default()
-    };
+    let options = CallOptions::default().timeout(Duration::from_millis(30));
     let error = failed(
-        faked(&fake, |o| o.retries = 0)
+        faked(&fake, |o| o.retries(0))
             .count_users(&CountParams::default(), &options)
             .await,
     );
@@ -440,11 +434,8 @@ async fn no_answer_within_timeout_ms_is_a_timeout() {
 #[wasm_bindgen_test]
 async fn an_already_aborted_signal_sends_nothing() {
     let fake = scripted(&format!(r#"[{{"body":{:?}}}]"#, count_body(1)));
-    let options = CallOptions {
-        signal: Some(aborted_signal().unchecked_into()),
-        ..Default::default()
-    };
-    let client = faked(&fake, |_| {});
+    let options = CallOptions::default().signal(aborted_signal().unchecked_into());
+    let client = faked(&fake, |o| o);
     let error = failed(client.count_users(&CountParams::default(), &options).await);
     assert_eq!(error.kind(), ErrorKind::Aborted);
     let error = failed(
@@ -460,14 +451,11 @@ async fn an_already_aborted_signal_sends_nothing() {
 async fn aborting_in_flight_is_aborted_at_once() {
     let fake = scripted(r#"[{"hang":true}]"#);
     let controller = web_sys::AbortController::new().unwrap();
-    let options = CallOptions {
-        signal: Some(controller.signal()),
-        ..Default::default()
-    };
+    let options = CallOptions::default().signal(controller.signal());
     abort_later(&controller, 20);
     let started = now();
     let error = failed(
-        faked(&fake, |_| {})
+        faked(&fake, |o| o)
             .count_users(&CountParams::default(), &options)
             .await,
     );
@@ -481,14 +469,11 @@ async fn aborting_in_flight_is_aborted_at_once() {
 async fn aborting_while_waiting_to_retry_or_for_the_provider_is_aborted_at_once() {
     let fake = scripted(r#"[{"status":503,"headers":{"retry-after":"30"}}]"#);
     let controller = web_sys::AbortController::new().unwrap();
-    let options = CallOptions {
-        signal: Some(controller.signal()),
-        ..Default::default()
-    };
+    let options = CallOptions::default().signal(controller.signal());
     abort_later(&controller, 50);
     let started = now();
     let error = failed(
-        faked(&fake, |_| {})
+        faked(&fake, |o| o)
             .count_users(&CountParams::default(), &options)
             .await,
     );
@@ -497,15 +482,12 @@ async fn aborting_while_waiting_to_retry_or_for_the_provider_is_aborted_at_once(
     assert_eq!(call_count(&fake), 1);
 
     let fake = scripted(&format!(r#"[{{"body":{:?}}}]"#, count_body(1)));
-    let hanging: HeaderProvider = Rc::new(|| -> HeadersFuture { Box::pin(std::future::pending()) });
+    let hanging = || std::future::pending::<HeaderList>();
     let controller = web_sys::AbortController::new().unwrap();
-    let options = CallOptions {
-        signal: Some(controller.signal()),
-        ..Default::default()
-    };
+    let options = CallOptions::default().signal(controller.signal());
     abort_later(&controller, 20);
     let error = failed(
-        faked(&fake, |o| o.header_provider = Some(hanging))
+        faked(&fake, |o| o.header_provider(hanging))
             .count_users(&CountParams::default(), &options)
             .await,
     );
@@ -522,7 +504,7 @@ impl Wake for NoWake {
 #[wasm_bindgen_test]
 async fn dropping_the_future_cancels_the_request() {
     let fake = scripted(r#"[{"hang":true}]"#);
-    let client = faked(&fake, |_| {});
+    let client = faked(&fake, |o| o);
     let params = CountParams::default();
     let options = none();
     let mut future = Box::pin(client.count_users(&params, &options));
@@ -536,14 +518,14 @@ async fn dropping_the_future_cancels_the_request() {
     assert!(call_signal_aborted(&fake, 0), "dropping cancels the fetch");
     // The client is fine afterwards.
     let fake = scripted(&format!(r#"[{{"body":{:?}}}]"#, count_body(4)));
-    let got = ok(faked(&fake, |_| {}).count_users(&params, &options).await);
+    let got = ok(faked(&fake, |o| o).count_users(&params, &options).await);
     assert_eq!(got.result.total_users, 4);
 }
 
 #[wasm_bindgen_test]
 async fn dropping_the_future_while_it_waits_to_retry_sends_no_more() {
     let fake = scripted(r#"[{"status":503,"headers":{"retry-after":"1"}}]"#);
-    let client = faked(&fake, |_| {});
+    let client = faked(&fake, |o| o);
     let params = CountParams::default();
     let options = none();
     let future = client.count_users(&params, &options);
@@ -563,17 +545,19 @@ async fn dropping_the_future_while_it_waits_to_retry_sends_no_more() {
     assert_eq!(call_count(&fake), 1, "no retry after the drop");
 }
 
-fn counting(calls: &Rc<Cell<u32>>, headers: &[(&str, &str)]) -> HeaderProvider {
+fn counting(
+    calls: &Rc<Cell<u32>>,
+    headers: &[(&str, &str)],
+) -> impl Fn() -> std::future::Ready<HeaderList> + 'static {
     let calls = Rc::clone(calls);
     let headers: Vec<(String, String)> = headers
         .iter()
         .map(|(n, v)| (n.to_string(), v.to_string()))
         .collect();
-    Rc::new(move || -> HeadersFuture {
+    move || {
         calls.set(calls.get() + 1);
-        let headers = headers.clone();
-        Box::pin(async move { Ok::<HeaderList, Error>(headers) })
-    })
+        std::future::ready(headers.clone())
+    }
 }
 
 #[wasm_bindgen_test]
@@ -585,10 +569,9 @@ async fn a_header_provider_is_called_once_per_call_even_with_retries() {
     let calls = Rc::new(Cell::new(0));
     let provider = counting(&calls, &[("Authorization", "Bearer fresh")]);
     let client = faked(&fake, |o| {
-        o.header_provider = Some(provider);
-        o.headers.push(("X-Client".into(), "c".into()));
-        o.headers
-            .push(("Authorization".into(), "Bearer stale".into()));
+        o.header_provider(provider)
+            .header("X-Client", "c")
+            .header("Authorization", "Bearer stale")
     });
     let got = ok(client.count_users(&CountParams::default(), &none()).await);
     assert_eq!(got.result.total_users, 5);
@@ -612,13 +595,11 @@ async fn a_header_provider_is_called_once_per_call_even_with_retries() {
 #[wasm_bindgen_test]
 async fn a_failing_or_bad_header_provider_fails_the_call_unsent() {
     let fake = scripted(&format!(r#"[{{"body":{:?}}}]"#, count_body(1)));
-    let refusing: HeaderProvider = Rc::new(|| -> HeadersFuture {
-        Box::pin(async {
-            Err::<HeaderList, Error>(Error::new(ErrorKind::Network, "token refresh failed"))
-        })
-    });
+    let refusing = || async {
+        Err::<HeaderList, Error>(Error::new(ErrorKind::Network, "token refresh failed"))
+    };
     let error = failed(
-        faked(&fake, |o| o.header_provider = Some(refusing))
+        faked(&fake, |o| o.header_provider(refusing))
             .count_users(&CountParams::default(), &none())
             .await,
     );
@@ -627,7 +608,7 @@ async fn a_failing_or_bad_header_provider_fails_the_call_unsent() {
     let calls = Rc::new(Cell::new(0));
     let bad = counting(&calls, &[("x", "a\r\nInjected: 1")]);
     let error = failed(
-        faked(&fake, |o| o.header_provider = Some(bad))
+        faked(&fake, |o| o.header_provider(bad))
             .count_users(&CountParams::default(), &none())
             .await,
     );
@@ -737,7 +718,7 @@ async fn the_rust_client_is_cheap_to_clone_and_keeps_no_state() {
         count_body(1),
         count_body(2)
     ));
-    let a = faked(&fake, |o| o.retries = 0);
+    let a = faked(&fake, |o| o.retries(0));
     let b = a.clone();
     let error = failed(a.count_users(&CountParams::default(), &none()).await);
     assert_eq!(error.kind(), ErrorKind::Http);

@@ -39,6 +39,21 @@ export function fakeFetch(script) {
   return { fetch, calls };
 }
 
+/**
+ * A `fetch` that ignores the request's signal, shaped like `fakeFetch`'s:
+ * with `never` "fetch" its promise never settles; with "body" it answers 200
+ * at once, with a body whose `text()` never settles.
+ */
+export function neverSettling(never) {
+  const calls = [];
+  const fetch = (url, init) => {
+    calls.push({ url, signal: init.signal });
+    if (never === "fetch") return new Promise(() => {});
+    return Promise.resolve({ status: 200, headers: new Headers(), text: () => new Promise(() => {}) });
+  };
+  return { fetch, calls };
+}
+
 export function callCount(fake) { return fake.calls.length; }
 export function call(fake, i) { return fake.calls[i]; }
 export function callSignalAborted(fake, i) { return fake.calls[i].signal.aborted; }

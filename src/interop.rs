@@ -1,0 +1,106 @@
+//! What a binding to JavaScript needs beyond the Rust API: the JS values
+//! behind an [`Error`]. The crate's own JS layer (`user-management-client-js`)
+//! uses it to give a `UsersApiError` its `cause`; a Rust app has no need of it.
+//!
+//! An [`Error`] holds Rust data only, so that it is `Send + Sync`; a
+//! [`Rejection`] pairs it with the JS value that caused it, which stays on
+//! the JS side.
+
+use wasm_bindgen::{JsCast, JsValue};
+
+use crate::error::{Cause, Error};
+use crate::secrets::redact;
+
+pub use crate::request::params_object;
+
+/// An [`Error`] and the JS value behind it, where there was one (the
+/// exception `fetch` threw, the signal's abort reason, ...).
+#[derive(Clone, Debug)]
+pub struct Rejection {
+    /// The error.
+    pub error: Error,
+    /// The JS value behind it.
+    pub cause: Option<JsValue>,
+}
+
+impl Rejection {
+    /// `error`, caused by the JS value `cause`, which also becomes the
+    /// error's [`source`](std::error::Error::source) as text.
+    pub fn caused(error: Error, cause: JsValue) -> Rejection {
+        let text = crate::exchange::failure_detail(&cause);
+        Rejection {
+            error: error.with_source(Cause::new(text)),
+            cause: Some(cause),
+        }
+    }
+
+    /// The same rejection with every `secret` cut out of the error and of
+    /// the cause.
+    pub(crate) fn redact(self, secrets: &[String]) -> Rejection {
+        if secrets.is_empty() {
+            return self;
+        }
+        Rejection {
+            error: self.error.redact(secrets),
+            cause: self.cause.map(|cause| redact_cause(cause, secrets)),
+        }
+    }
+}
+
+/// Waits for `work` (a promise, or a value taken as a resolved one) to
+/// settle, as a header provider's promise is awaited: dropping the wait
+/// (the call's signal aborted) leaves nothing behind on a promise that
+/// never settles.
+pub async fn settled(work: &JsValue) -> Result<JsValue, JsValue> {
+    crate::wait::settled(work).await
+}
+
+impl From<Error> for Rejection {
+    fn from(error: Error) -> Rejection {
+        Rejection { error, cause: None }
+    }
+}
+
+/// A cause that quotes a secret anywhere we can see (its message, its
+/// stack, its own properties as JSON, its `cause` chain) becomes a fresh
+/// `Error` with the cleaned message (its stack then quotes only that).
+fn redact_cause(cause: JsValue, secrets: &[String]) -> JsValue {
+    let mut seen = String::new();
+    let mut link = cause.clone();
+    // The chain, a few links deep (a cycle stops there too).
+    for _ in 0..4 {
+        seen.push_str(&describe(&link));
+        match js_sys::Reflect::get(&link, &"cause".into()) {
+            Ok(next) if next.is_object() || next.is_string() => link = next,
+            _ => break,
+        }
+    }
+    if redact(&seen, secrets) == seen {
+        return cause;
+    }
+    let shown = match cause.dyn_ref::<js_sys::Error>() {
+        Some(error) => read(error, "message"),
+        None => cause.as_string().unwrap_or_default(),
+    };
+    js_sys::Error::new(&redact(&shown, secrets)).into()
+}
+
+/// All the text of a value that might quote a secret.
+fn describe(value: &JsValue) -> String {
+    if let Some(text) = value.as_string() {
+        return text;
+    }
+    let json = js_sys::JSON::stringify(value)
+        .ok()
+        .and_then(|s| s.as_string())
+        .unwrap_or_default();
+    [read(value, "message"), read(value, "stack"), json].join("\n")
+}
+
+/// A string property, read without letting a throwing getter through.
+fn read(value: &JsValue, key: &str) -> String {
+    js_sys::Reflect::get(value, &key.into())
+        .ok()
+        .and_then(|v| v.as_string())
+        .unwrap_or_default()
+}

@@ -1,0 +1,112 @@
+//! The crate on a native target (what a server-side render of a Leptos or
+//! Dioxus app links): `UsersClient::new` checks its options as usual, and
+//! every call fails at once with a `Network` error saying the client needs
+//! a JS `fetch`, never a panic. Also: `Error` is `Send + Sync + 'static` and
+//! travels through `?` into the error types Rust apps use.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::future::Future;
+use std::pin::pin;
+use std::sync::Arc;
+use std::task::{Context, Poll, Wake, Waker};
+use std::time::Duration;
+
+use user_management_client::{
+    Active, CallOptions, ClientOptions, Count, CountParams, Envelope, Error, ErrorKind, Hooks,
+    ListParams, UsersClient,
+};
+
+const _: fn() = || {
+    fn send_sync_static<T: Send + Sync + 'static>() {}
+    send_sync_static::<Error>();
+    send_sync_static::<ErrorKind>();
+};
+
+struct NoWake;
+
+impl Wake for NoWake {
+    fn wake(self: Arc<Self>) {}
+}
+
+/// The outcome of a future that must be ready at its first poll.
+fn ready<F: Future>(future: F) -> F::Output {
+    let waker = Waker::from(Arc::new(NoWake));
+    match pin!(future).poll(&mut Context::from_waker(&waker)) {
+        Poll::Ready(output) => output,
+        Poll::Pending => panic!("natively a call settles at once"),
+    }
+}
+
+fn client() -> UsersClient {
+    let options = ClientOptions::new("https://api.example.com/v1/")
+        .header("x-tenant", "acme")
+        .timeout(Duration::from_secs(5))
+        .retries(3)
+        .header_provider(|| async {
+            vec![("Authorization".to_string(), "Bearer t0ken".to_string())]
+        })
+        .hooks(Hooks::default().before_request(|info| println!("{}", info.url)));
+    UsersClient::new(options).expect("good options")
+}
+
+#[test]
+fn new_checks_the_options_natively() {
+    for bad in [
+        "",
+        "not a url",
+        "ftp://x",
+        "http://x/?q",
+        "http://x/#f",
+        "//x",
+        "http://u:p@x/",
+    ] {
+        let error = UsersClient::new(ClientOptions::new(bad)).expect_err(bad);
+        assert_eq!(error.kind(), ErrorKind::Validation, "{bad}");
+        assert_eq!(error.param(), Some("baseUrl"), "{bad}");
+    }
+    let error =
+        UsersClient::new(ClientOptions::new("http://x").header("bad name", "v")).unwrap_err();
+    assert_eq!(
+        (error.kind(), error.param()),
+        (ErrorKind::Validation, Some("headers"))
+    );
+    let error = UsersClient::new(ClientOptions::new("http://x").header("x", "a\r\nb")).unwrap_err();
+    assert_eq!(error.param(), Some("headers"));
+}
+
+#[test]
+fn every_call_is_a_network_error_that_names_fetch() {
+    let client = client();
+    let params = CountParams {
+        active: Some(Active::True),
+        ..Default::default()
+    };
+    let options = CallOptions::default()
+        .timeout(Duration::from_secs(1))
+        .header("x-id", "1");
+    let count: Result<Envelope<Count>, Error> = ready(client.count_users(&params, &options));
+    let error = count.unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Network);
+    assert!(
+        error.message().contains("fetch") && error.message().contains("wasm32"),
+        "{error}"
+    );
+    let list: Result<Envelope<serde::de::IgnoredAny>, Error> =
+        ready(client.list_users(&ListParams::default(), &CallOptions::default()));
+    assert_eq!(list.unwrap_err().kind(), ErrorKind::Network);
+}
+
+#[test]
+fn errors_go_into_the_error_types_rust_apps_use() {
+    fn app() -> Result<u64, Box<dyn std::error::Error + Send + Sync>> {
+        let count = ready(client().count_users(&CountParams::default(), &CallOptions::default()))?;
+        Ok(count.result.total_users)
+    }
+    let error = app().unwrap_err();
+    assert!(error.to_string().contains("fetch"));
+    // Across a thread, as an async runtime on a server moves errors.
+    let moved = std::thread::spawn(move || error.to_string())
+        .join()
+        .unwrap();
+    assert!(moved.contains("wasm32"));
+}
