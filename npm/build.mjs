@@ -138,7 +138,10 @@ const manifest = {
     },
     // Loads nothing until init() or initSync() is given the .wasm.
     "./manual": {
-      node: { require: { types: "./manual.d.cts", default: "./manual.cjs" } },
+      node: {
+        import: { types: "./manual.d.ts", default: "./manual.js" },
+        require: { types: "./manual.d.cts", default: "./manual.cjs" },
+      },
       default: { types: "./manual.d.ts", default: "./manual.js" },
     },
     "./wasm": {

@@ -56,3 +56,15 @@ test("a bad `active` is a UsersApiError, and nothing is sent", async () => {
   expect(err.message).toMatch(/"yes"/);
   expect(fetch).not.toHaveBeenCalled();
 });
+
+test("the manual loader: initSync with the .wasm's bytes, then a mocked call", async () => {
+  const manual = require("user-management-client/manual");
+  const { readFileSync } = require("node:fs");
+
+  await expect(manual.countUsers("https://api.example.com")).rejects.toMatchObject({ kind: "validation", param: "init" });
+  manual.initSync(readFileSync(require.resolve("user-management-client/wasm")));
+  const fetch = jest.fn(async () => answer(envelope));
+
+  await expect(manual.countUsers("https://api.example.com", {}, { fetch })).resolves.toEqual(envelope);
+  expect(fetch).toHaveBeenCalledTimes(1);
+});

@@ -134,7 +134,7 @@ checks["engines.node names the Node lines tested"] = () => {
   return expected;
 };
 
-// Jest 30: users.jsdom.test.js (4 tests) and users.node.test.js (3 tests).
+// Jest 30: users.jsdom.test.js (5 tests) and users.node.test.js (3 tests).
 checks["Jest 30 (jsdom, mocked fetch; node, against the server), Node 24"] = () => {
   const dir = runnerProject("jest");
   const out = join(dir, "report.json");
@@ -144,7 +144,7 @@ checks["Jest 30 (jsdom, mocked fetch; node, against the server), Node 24"] = () 
   } catch (err) {
     if (!existsSync(out)) throw err;
   }
-  return allPassed(JSON.parse(readFileSync(out, "utf8")), 7);
+  return allPassed(JSON.parse(readFileSync(out, "utf8")), 8);
 };
 
 // Vitest 5: users.test.js (3 tests) in each of its 4 projects.
