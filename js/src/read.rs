@@ -3,14 +3,14 @@
 //! value is looked at once, through catching bindings (a getter may throw,
 //! a proxy may trap), and described as a [`Value`] for the library's rules,
 //! which decide; this module only reads. Option objects hold functions and
-//! signals, which serde cannot carry; the params cross into the model
-//! through serde-wasm-bindgen.
+//! signals, which serde cannot carry; the params become the model's
+//! `CountParams`, which the library turns into the object to send.
 
 use std::rc::Rc;
 use std::time::Duration;
 
 use js_sys::{Array, Function, JsString, Object, Reflect};
-use user_management_client::interop::{params_object, settled};
+use user_management_client::interop::{count_params_object, settled};
 use user_management_client::options::{self, CALL_KEYS, CLIENT_KEYS, HOOK_KEYS};
 use user_management_client::params::{check_param, check_params_value};
 use user_management_client::value::{quoted, Value};
@@ -252,8 +252,8 @@ fn is_well_formed(value: &JsValue, text: &str) -> bool {
 }
 
 /// The params of a call, checked, as the object to send: `query` and
-/// `active` through the model (serde-wasm-bindgen both ways), and for a
-/// list every other key with the caller's own value, unchanged.
+/// `active` through the model (`count_params_object`), and for a list
+/// every other key with the caller's own value, unchanged.
 pub fn params(
     operation: Operation,
     params_in: ParamsIn,
@@ -288,7 +288,7 @@ pub fn params(
             }
         }
     }
-    let object = params_object(&typed)?;
+    let object = count_params_object(&typed);
     if others.is_empty() {
         return Ok(object);
     }
