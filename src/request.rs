@@ -105,7 +105,8 @@ pub fn params_object(params: &ListParams) -> Object {
     object
 }
 
-/// [`params_object`] for a count's params.
+/// A count's params as the object to send: those of a list with only
+/// `query` and `active` set (the list's `params_object` above).
 pub fn count_params_object(params: &CountParams) -> Object {
     params_object(&ListParams {
         query: params.query.clone(),
