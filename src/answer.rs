@@ -62,6 +62,9 @@ pub fn judge(answer: Answer, operation: Operation) -> Result<JsValue, Error> {
 }
 
 fn http_error(http_status: u16) -> Error {
+    // Written as an i64, like the API status in envelope.rs: one integer
+    // `Display` in the `.wasm`, not one per integer type.
+    let http_status = i64::from(http_status);
     Error::new(
         ErrorKind::Http,
         format!("the server answered HTTP {http_status}"),

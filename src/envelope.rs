@@ -68,7 +68,9 @@ pub fn check_success(operation: Operation, view: &EnvelopeView) -> Result<(), Er
         _ => {
             let message = format!(
                 "result.totalUsers must be a whole number from 0 to {}; got {}",
-                MAX_SAFE_INTEGER as u64,
+                // As an i64, the type of `status` above: one integer
+                // `Display` in the `.wasm`.
+                MAX_SAFE_INTEGER as i64,
                 view.total_users.shown()
             );
             Err(with_status(ErrorKind::Decode, message))

@@ -28,7 +28,7 @@ pub fn is_credential_header(lower_name: &str) -> bool {
         "credential",
         "jwt",
     ];
-    WORDS.iter().any(|word| lower_name.contains(word))
+    WORDS.iter().any(|word| find(lower_name, word).is_some())
 }
 
 /// The strings to cut out of error text for these headers: each credential
@@ -62,11 +62,43 @@ pub fn secrets<'a>(headers: impl Iterator<Item = (&'a str, &'a str)>) -> Vec<Str
 pub fn redact(text: &str, secrets: &[String]) -> String {
     let mut text = text.to_string();
     for secret in secrets {
-        if text.contains(secret.as_str()) {
-            text = text.replace(secret.as_str(), REDACTED);
+        if let Some(cut) = replace_all(&text, secret) {
+            text = cut;
         }
     }
     text
+}
+
+/// `text` with every occurrence of `secret` (left to right, not
+/// overlapping, as `str::replace` does) replaced by [`REDACTED`]; `None`
+/// when there is none.
+fn replace_all(text: &str, secret: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut rest = text;
+    let mut cut = false;
+    while let Some((before, after)) = find(rest, secret).and_then(|at| rest.split_at_checked(at)) {
+        out.push_str(before);
+        out.push_str(REDACTED);
+        rest = after.get(secret.len()..).unwrap_or_default();
+        cut = true;
+    }
+    out.push_str(rest);
+    cut.then_some(out)
+}
+
+/// The byte offset of the first `needle` in `haystack` (an empty needle is
+/// never found). A scan of byte windows rather than `str::find`/`contains`/
+/// `replace` with a `&str` pattern: those link core's two-way searcher and,
+/// through it, the slicing-panic path with `char`'s `Debug` and the
+/// printable-character tables, which the download does without.
+fn find(haystack: &str, needle: &str) -> Option<usize> {
+    if needle.is_empty() {
+        return None;
+    }
+    haystack
+        .as_bytes()
+        .windows(needle.len())
+        .position(|window| window == needle.as_bytes())
 }
 
 /// `text` without leading and trailing spaces and tabs: what `fetch` itself

@@ -12,6 +12,7 @@ use user_management_client::params::{check_param, Outgoing};
 use user_management_client::retry::{
     backoff_ms, retry_after_ms, MAX_BACKOFF_MS, MAX_RETRY_AFTER_MS,
 };
+use user_management_client::secrets::{redact, REDACTED};
 use user_management_client::value::{quoted, Value, SHOWN_CHARS};
 
 /// An IMF-fixdate, written independently of the parser under test.
@@ -164,5 +165,11 @@ proptest! {
         prop_assert!(shown.starts_with('"') && shown.ends_with('"'));
         prop_assert!(shown.chars().count() <= SHOWN_CHARS + 3);
         prop_assert_eq!(shown.contains('…'), text.chars().count() > SHOWN_CHARS);
+    }
+
+    #[test]
+    fn redaction_replaces_as_str_replace_does(secret in "[ab\u{e9}]{1,3}", text in "[ab\u{e9} ]{0,40}") {
+        let expected = text.replace(secret.as_str(), REDACTED);
+        prop_assert_eq!(redact(&text, std::slice::from_ref(&secret)), expected);
     }
 }
