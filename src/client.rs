@@ -22,7 +22,7 @@ use crate::interop::Rejection;
 use crate::model::{Count, CountParams, Envelope, ListParams, Operation, ParamsIn};
 use crate::options::{check_base_url, check_headers, duration_ms, join};
 use crate::params::check_list_params;
-use crate::request::{self, count_params_object, params_object, Headers};
+use crate::request::{self, params_object, Headers};
 use crate::retry;
 use crate::value::Value;
 use crate::wait::{is_aborted, Stop, Stopped};
@@ -117,7 +117,7 @@ impl UsersClient {
         if cfg!(not(target_arch = "wasm32")) {
             return Err(Error::new(ErrorKind::Network, NEEDS_FETCH));
         }
-        let params = count_params_object(params);
+        let params = params_object(params)?;
         self.call_and(Operation::Count, &params, options, from_js)
             .await
             .map_err(|rejection| rejection.error)
@@ -134,7 +134,7 @@ impl UsersClient {
             return Err(Error::new(ErrorKind::Network, NEEDS_FETCH));
         }
         check_list_params(params)?;
-        let params = params_object(params);
+        let params = params_object(params)?;
         self.call_and(Operation::List, &params, options, from_js)
             .await
             .map_err(|rejection| rejection.error)

@@ -11,7 +11,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use crate::error::{Cause, Error};
 use crate::secrets::redact;
 
-pub use crate::request::count_params_object;
+pub use crate::request::params_object;
 
 /// An [`Error`] and the JS value behind it, where there was one (the
 /// exception `fetch` threw, the signal's abort reason, ...).

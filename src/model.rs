@@ -1,8 +1,7 @@
 //! The data model, shared by the Rust API and the JS layer: what a call
 //! sends ([`CountParams`], [`ListParams`]) and what it gets back
-//! ([`Envelope`], [`Count`]). serde types with camelCase wire names:
-//! serde-wasm-bindgen reads answers into them for Rust callers, and
-//! `request::params_object` writes params under the same names.
+//! ([`Envelope`], [`Count`]). serde types with camelCase wire names, so
+//! that serde-wasm-bindgen moves them across the JS boundary.
 
 use std::collections::BTreeMap;
 use std::fmt;

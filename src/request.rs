@@ -3,13 +3,14 @@
 //! `URLSearchParams` (never by hand), as a `RequestInit` that each attempt
 //! completes with its own `AbortSignal`.
 
-use js_sys::{Array, Object, Reflect, JSON};
+use js_sys::{Array, Object, JSON};
+use serde::Serialize;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{RequestCredentials, RequestInit, Url, UrlSearchParams};
 
 use crate::error::Error;
 use crate::interop::Rejection;
-use crate::model::{CountParams, Credentials, ListParams, ParamsIn};
+use crate::model::{Credentials, ParamsIn};
 use crate::options::merge_headers;
 use crate::secrets;
 
@@ -74,45 +75,15 @@ pub struct Request {
     pub init: RequestInit,
 }
 
-/// Model params as the object of values to send: `query`, `active`, then
-/// for a list `page`, `pageSize` and the `extra` keys in order, each set on
-/// a plain object (what the serde derives would write, without
-/// serde-wasm-bindgen's serializer in the download). Both APIs make their
-/// params object here; a count's params are a list's without the rest.
-/// `page` and `pageSize` go as JS numbers: `check_list_params` has refused
-/// any beyond 2^53 - 1.
-pub fn params_object(params: &ListParams) -> Object {
-    let object = Object::new();
-    let set = |key: &str, value: JsValue| {
-        // Cannot fail: a plain object this function made.
-        let _ = Reflect::set(&object, &JsValue::from_str(key), &value);
-    };
-    if let Some(query) = &params.query {
-        set("query", JsValue::from_str(query));
-    }
-    if let Some(active) = params.active {
-        set("active", JsValue::from_str(active.as_str()));
-    }
-    if let Some(page) = params.page {
-        set("page", JsValue::from(page as f64));
-    }
-    if let Some(page_size) = params.page_size {
-        set("pageSize", JsValue::from(page_size as f64));
-    }
-    for (key, value) in &params.extra {
-        set(key, JsValue::from_str(value));
-    }
-    object
-}
-
-/// A count's params as the object to send: those of a list with only
-/// `query` and `active` set (the list's `params_object` above).
-pub fn count_params_object(params: &CountParams) -> Object {
-    params_object(&ListParams {
-        query: params.query.clone(),
-        active: params.active,
-        ..ListParams::default()
-    })
+/// Model params (`CountParams`, `ListParams`) as the object of values to
+/// send, through serde-wasm-bindgen (`json_compatible`: plain objects, not
+/// `Map`s). Both APIs make their params object here.
+pub fn params_object<T: Serialize>(params: &T) -> Result<Object, Error> {
+    let serializer = serde_wasm_bindgen::Serializer::json_compatible();
+    params
+        .serialize(&serializer)
+        .map(JsCast::unchecked_into)
+        .map_err(|error| Error::validation("params", error.to_string()))
 }
 
 /// Builds the request for `params` (an object of checked params, each

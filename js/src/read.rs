@@ -3,14 +3,15 @@
 //! value is looked at once, through catching bindings (a getter may throw,
 //! a proxy may trap), and described as a [`Value`] for the library's rules,
 //! which decide; this module only reads. Option objects hold functions and
-//! signals, which serde cannot carry; the params become the model's
-//! `CountParams`, which the library turns into the object to send.
+//! signals, which serde cannot carry; the params cross into the model
+//! through serde-wasm-bindgen.
 
 use std::rc::Rc;
 use std::time::Duration;
 
 use js_sys::{Array, Function, JsString, Object, Reflect};
-use user_management_client::interop::{count_params_object, settled};
+use serde::Serialize;
+use user_management_client::interop::{params_object, settled};
 use user_management_client::options::{self, CALL_KEYS, CLIENT_KEYS, HOOK_KEYS};
 use user_management_client::params::{check_param, check_params_value};
 use user_management_client::value::{quoted, Value};
@@ -252,8 +253,8 @@ fn is_well_formed(value: &JsValue, text: &str) -> bool {
 }
 
 /// The params of a call, checked, as the object to send: `query` and
-/// `active` through the model (`count_params_object`), and for a list
-/// every other key with the caller's own value, unchanged.
+/// `active` through the model (serde-wasm-bindgen both ways), and for a
+/// list every other key with the caller's own value, unchanged.
 pub fn params(
     operation: Operation,
     params_in: ParamsIn,
@@ -288,7 +289,7 @@ pub fn params(
             }
         }
     }
-    let object = count_params_object(&typed);
+    let object = params_object(&typed)?;
     if others.is_empty() {
         return Ok(object);
     }
@@ -351,53 +352,67 @@ fn hooks(value: &JsValue) -> Result<Hooks, Rejection> {
     Ok(hooks)
 }
 
-/// A plain object with these properties, set in order.
-fn object(properties: &[(&str, JsValue)]) -> Object {
-    let object = Object::new();
-    for (key, value) in properties {
-        // Cannot fail: a plain object this module made.
-        let _ = Reflect::set(&object, &JsValue::from_str(key), value);
-    }
-    object
+/// `AttemptInfo` (and `ResponseInfo`) as JS sees it, through
+/// serde-wasm-bindgen: `{ operation, url, attempt, headers, httpStatus?,
+/// durationMs? }`, headers as a plain object.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct AttemptJs<'a> {
+    operation: &'static str,
+    url: &'a str,
+    attempt: u32,
+    #[serde(serialize_with = "as_record")]
+    headers: &'a [(String, String)],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    http_status: Option<u16>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    duration_ms: Option<f64>,
 }
 
-/// `AttemptInfo` (and `ResponseInfo`) as JS sees it: `{ operation, url,
-/// attempt, headers, httpStatus?, durationMs? }`, headers as a plain
-/// object. Set property by property rather than through serde-wasm-bindgen:
-/// a derived `Serialize` per info type costs the download more.
+fn as_record<S: serde::Serializer>(
+    headers: &&[(String, String)],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_map(headers.iter().map(|(name, value)| (name, value)))
+}
+
 fn attempt_info(info: &AttemptInfo, response: Option<&ResponseInfo>) -> JsValue {
-    let headers = info
-        .headers
-        .iter()
-        .map(|(name, value)| (name.as_str(), JsValue::from_str(value)))
-        .collect::<Vec<_>>();
-    let mut properties = vec![
-        ("operation", JsValue::from_str(info.operation.as_str())),
-        ("url", JsValue::from_str(&info.url)),
-        ("attempt", JsValue::from(info.attempt)),
-        ("headers", object(&headers).into()),
-    ];
-    if let Some(response) = response {
-        properties.push(("httpStatus", JsValue::from(response.http_status)));
-        properties.push(("durationMs", JsValue::from(response.duration_ms)));
-    }
-    object(&properties).into()
+    let js = AttemptJs {
+        operation: info.operation.as_str(),
+        url: &info.url,
+        attempt: info.attempt,
+        headers: &info.headers,
+        http_status: response.map(|r| r.http_status),
+        duration_ms: response.map(|r| r.duration_ms),
+    };
+    js.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .unwrap_or(JsValue::UNDEFINED)
 }
 
 /// `RetryInfo` as JS sees it: `{ operation, attempt, error, delayMs }`,
 /// `error` the `UsersApiError` the attempt failed with.
 fn retry_info(info: &RetryInfo) -> JsValue {
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct RetryJs {
+        operation: &'static str,
+        attempt: u32,
+        delay_ms: f64,
+    }
+    let js = RetryJs {
+        operation: info.operation.as_str(),
+        attempt: info.attempt,
+        delay_ms: info.delay_ms,
+    }
+    .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+    .unwrap_or(JsValue::UNDEFINED);
+    // Cannot fail: a plain object serde-wasm-bindgen made.
     let error = Rejection {
         error: info.error.clone(),
         cause: info.cause.clone(),
     };
-    object(&[
-        ("operation", JsValue::from_str(info.operation.as_str())),
-        ("attempt", JsValue::from(info.attempt)),
-        ("delayMs", JsValue::from(info.delay_ms)),
-        ("error", crate::error::to_js(error)),
-    ])
-    .into()
+    let _ = Reflect::set(&js, &"error".into(), &crate::error::to_js(error));
+    js
 }
 
 /// Calls a JS hook. A hook observes: what it throws, or the rejection of a
