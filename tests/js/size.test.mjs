@@ -8,9 +8,9 @@
 // fetch called by the client itself (no gloo-net Request::send) 53,847 B; the
 // budget is that plus 3%. Issue 18 (the JS layer in its own crate, Error with
 // Rust data only, gloo-net removed) measured 54,799 B: within it, so the
-// budget stayed; then its size work (talc, no &str searcher, no
-// serde-wasm-bindgen serializer, wasm-opt's one-caller inlining bounded)
-// measured 44,396 B, and the budget is that plus 3%.
+// budget stayed; then its size work (talc, no &str searcher, wasm-opt's
+// one-caller inlining bounded) measured 46,616 B, and with issue 17's gate
+// (web/gate.js) 47,232 B: the budget is that plus 3%.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync, statSync } from "node:fs";
@@ -18,7 +18,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
-const BUDGET_BYTES = 45_727;
+const BUDGET_BYTES = 48_649;
 
 const web = fileURLToPath(new URL("../../pkg/web/", import.meta.url));
 
