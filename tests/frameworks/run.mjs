@@ -20,11 +20,11 @@
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
 import { createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
-import { extname, join, normalize, relative } from "node:path";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { launchChromium, serve } from "../lib/pages.mjs";
 
 const repo = fileURLToPath(new URL("../..", import.meta.url));
 const bin = (name) => join(repo, "node_modules", ".bin", name);
@@ -113,30 +113,11 @@ async function htmlSummary(url) {
     (_, dec, hex, name) => (dec ? String.fromCharCode(dec) : hex ? String.fromCharCode(parseInt(hex, 16)) : entities[name])));
 }
 
-const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm" };
-/** Serves the files of `dir` on a free loopback port. */
-function serve(dir) {
-  const server = createServer((req, res) => {
-    const path = normalize(join(dir, decodeURIComponent(new URL(req.url, "http://x").pathname)));
-    if (!path.startsWith(dir)) { res.writeHead(403).end(); return; }
-    try {
-      const body = readFileSync(path);
-      res.writeHead(200, { "content-type": TYPES[extname(path)] ?? "application/octet-stream" }).end(body);
-    } catch { res.writeHead(404).end(); }
-  });
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
-}
-
 let browser;
 /** Opens the page in Chromium, waits for `window.summary`; any console error or page error fails it. */
 async function inChromium(pageUrl) {
   if (!browser) {
-    const { chromium } = await import("playwright-core");
-    browser = await chromium.launch({
-      executablePath: "/usr/bin/chromium",
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"],
-    });
+    browser = await launchChromium();
   }
   const page = await browser.newPage();
   const errors = [];

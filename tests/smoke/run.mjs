@@ -10,11 +10,11 @@
 // failed` and exits non-zero on any failure.
 import { execFileSync, spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
 import { createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
-import { extname, join, normalize } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { launchChromium, serve } from "../lib/pages.mjs";
 
 const repo = fileURLToPath(new URL("../..", import.meta.url));
 const bin = (name) => join(repo, "node_modules", ".bin", name);
@@ -104,30 +104,12 @@ function stop(child) {
   try { process.kill(-child.pid, "SIGTERM"); } catch { /* already gone */ }
 }
 
-const TYPES = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".json": "application/json" };
-function serve(dir) {
-  const server = createServer((req, res) => {
-    const path = normalize(join(dir, decodeURIComponent(new URL(req.url, "http://x").pathname)));
-    if (!path.startsWith(dir)) { res.writeHead(403).end(); return; }
-    try {
-      const body = readFileSync(path);
-      res.writeHead(200, { "content-type": TYPES[extname(path)] ?? "application/octet-stream" }).end(body);
-    } catch { res.writeHead(404).end(); }
-  });
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
-}
-
 let browser;
 async function inChromium(pageUrl) {
   // (The Vite dev server may reload the page once it has optimized a
   // dependency; waitForFunction then waits on the new page.)
   if (!browser) {
-    const { chromium } = await import("playwright-core");
-    browser = await chromium.launch({
-      executablePath: "/usr/bin/chromium",
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"],
-    });
+    browser = await launchChromium();
   }
   const page = await browser.newPage();
   const errors = [];

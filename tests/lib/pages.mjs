@@ -1,0 +1,32 @@
+// What the smoke and framework checks share to show a built page to a
+// browser: a static file server for a folder and Debian's Chromium, started
+// headless with the flags this machine needs (no sandbox as root, and no
+// background networking: only loopback is reachable).
+import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { extname, join, normalize } from "node:path";
+
+const TYPES = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".json": "application/json" };
+
+/** Serves the files of `dir` on a free loopback port; resolves to the listening server. */
+export function serve(dir) {
+  const server = createServer((req, res) => {
+    const path = normalize(join(dir, decodeURIComponent(new URL(req.url, "http://x").pathname)));
+    if (!path.startsWith(dir)) { res.writeHead(403).end(); return; }
+    try {
+      const body = readFileSync(path);
+      res.writeHead(200, { "content-type": TYPES[extname(path)] ?? "application/octet-stream" }).end(body);
+    } catch { res.writeHead(404).end(); }
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+/** Debian's Chromium through playwright-core, headless. */
+export async function launchChromium() {
+  const { chromium } = await import("playwright-core");
+  return chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+      "--disable-component-update", "--disable-sync", "--no-first-run"],
+  });
+}
