@@ -6,11 +6,15 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use serde::de::{self, Deserializer, Visitor};
+use serde::de::{self, value::StrDeserializer, Deserializer, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 
-/// Which users `active` selects. On the wire: `"all"`, `"true"`, `"false"`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+use crate::wire;
+
+/// Which users `active` selects. On the wire: `"all"`, `"true"`, `"false"`;
+/// read from those or from a boolean (the contract's `Active | boolean`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase", remote = "Self")]
 pub enum Active {
     /// Active and inactive users.
     All,
@@ -18,28 +22,6 @@ pub enum Active {
     True,
     /// Inactive users only.
     False,
-}
-
-impl Active {
-    /// The wire form.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Active::All => "all",
-            Active::True => "true",
-            Active::False => "false",
-        }
-    }
-
-    /// The three wire forms, and nothing else (`"TRUE"` and `"yes"` are not
-    /// `active` values).
-    pub fn from_wire(text: &str) -> Option<Active> {
-        match text {
-            "all" => Some(Active::All),
-            "true" => Some(Active::True),
-            "false" => Some(Active::False),
-            _ => None,
-        }
-    }
 }
 
 impl From<bool> for Active {
@@ -54,32 +36,35 @@ impl From<bool> for Active {
 
 impl Serialize for Active {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+        Active::serialize(self, serializer)
     }
 }
 
-/// Accepts the three strings and booleans (the contract's `Active | boolean`).
+/// Accepts the three names and booleans.
 impl<'de> Deserialize<'de> for Active {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Active, D::Error> {
         struct ActiveVisitor;
         impl Visitor<'_> for ActiveVisitor {
             type Value = Active;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str(ACTIVE_EXPECTED)
+                f.write_str(&active_expected())
             }
             fn visit_bool<E: de::Error>(self, value: bool) -> Result<Active, E> {
                 Ok(Active::from(value))
             }
             fn visit_str<E: de::Error>(self, value: &str) -> Result<Active, E> {
-                Active::from_wire(value).ok_or_else(|| E::custom(ACTIVE_EXPECTED))
+                Active::deserialize(StrDeserializer::new(value))
             }
         }
         deserializer.deserialize_any(ActiveVisitor)
     }
 }
 
-/// The allowed `active` values, as messages show them.
-pub const ACTIVE_EXPECTED: &str = "\"all\", \"true\", \"false\" or a boolean";
+/// The allowed `active` values, as messages show them:
+/// `"all", "true", "false" or a boolean`.
+pub(crate) fn active_expected() -> String {
+    wire::one_of(wire::names::<Active>(), Some("a boolean"))
+}
 
 /// The params of `count_users`: the only two the API takes.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -171,8 +156,9 @@ pub enum Credentials {
     Include,
 }
 
-/// Which operation a call is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Which operation a call is; hooks name it `"count"` or `"list"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Operation {
     /// `POST /api/users/count`: takes only `query` and `active`.
     Count,
@@ -181,14 +167,6 @@ pub enum Operation {
 }
 
 impl Operation {
-    /// `"count"` or `"list"`, as hooks name it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Operation::Count => "count",
-            Operation::List => "list",
-        }
-    }
-
     /// The path below the base URL.
     pub fn path(self) -> &'static str {
         match self {
@@ -211,16 +189,19 @@ mod tests {
             ("false", Active::False),
         ] {
             let de = StrDeserializer::<ValueError>::new(text);
-            assert_eq!(Active::deserialize(de).ok(), Some(active));
-            assert_eq!(active.as_str(), text);
+            assert_eq!(<Active as Deserialize>::deserialize(de).ok(), Some(active));
+            assert_eq!(wire::name::<Active>(active as usize), text);
         }
         for b in [true, false] {
             let de = BoolDeserializer::<ValueError>::new(b);
-            assert_eq!(Active::deserialize(de).ok(), Some(Active::from(b)));
+            assert_eq!(
+                <Active as Deserialize>::deserialize(de).ok(),
+                Some(Active::from(b))
+            );
         }
         for bad in ["TRUE", "yes", "", " all"] {
             let de = StrDeserializer::<ValueError>::new(bad);
-            assert!(Active::deserialize(de).is_err(), "{bad}");
+            assert!(<Active as Deserialize>::deserialize(de).is_err(), "{bad}");
         }
     }
 

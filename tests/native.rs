@@ -110,3 +110,31 @@ fn errors_go_into_the_error_types_rust_apps_use() {
         .unwrap();
     assert!(moved.contains("wasm32"));
 }
+
+/// A credential header's value, and one of a cookie, in every way a Rust
+/// app can print the options, the client and an error.
+const TOKEN: &str = "s3cr3t-t0ken";
+const COOKIE: &str = "sid=c00kie-value";
+
+fn assert_redacted(what: &str, shown: &str) {
+    assert!(
+        !shown.contains(TOKEN) && !shown.contains(COOKIE),
+        "{what} shows a credential: {shown}"
+    );
+}
+
+#[test]
+fn call_options_debug_shows_no_credential() {
+    let options = CallOptions::default()
+        .header("Authorization", format!("Bearer {TOKEN}"))
+        .header("Cookie", COOKIE)
+        .header("X-Request-Id", "42");
+    for shown in [format!("{options:?}"), format!("{options:#?}")] {
+        assert_redacted("CallOptions", &shown);
+        assert!(shown.contains("[REDACTED]"), "{shown}");
+        assert!(
+            shown.contains("X-Request-Id") && shown.contains("42"),
+            "{shown}"
+        );
+    }
+}
