@@ -55,15 +55,22 @@ pub(crate) fn name<T: DeserializeOwned>(index: usize) -> &'static str {
 /// The names as a message lists the allowed values: `"a", "b" or "c"`, or,
 /// with `more`, `"a", "b", "c" or {more}`.
 pub(crate) fn one_of(names: &[&str], more: Option<&str>) -> String {
-    let mut quoted: Vec<String> = names.iter().map(|name| format!("\"{name}\"")).collect();
-    if let Some(more) = more {
-        quoted.push(more.to_string());
+    let count = names.len() + usize::from(more.is_some());
+    let mut text = String::new();
+    for i in 0..count {
+        if i > 0 {
+            text.push_str(if i + 1 == count { " or " } else { ", " });
+        }
+        match names.get(i) {
+            Some(name) => {
+                text.push('"');
+                text.push_str(name);
+                text.push('"');
+            }
+            None => text.push_str(more.unwrap_or_default()),
+        }
     }
-    match quoted.split_last() {
-        Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-        None => String::new(),
-    }
+    text
 }
 
 #[cfg(test)]

@@ -341,7 +341,13 @@ fn hooks(value: &JsValue) -> Result<Hooks, Rejection> {
         };
         hooks = match key.as_str() {
             "beforeRequest" => hooks.before_request(move |info| call_hook(&function, &to_js(info))),
-            "afterResponse" => hooks.after_response(move |info| call_hook(&function, &to_js(info))),
+            "afterResponse" => hooks.after_response(move |info| {
+                // `ResponseInfo extends AttemptInfo`: the attempt's fields,
+                // then the response's.
+                let attempt: Object = to_js(&info.request).unchecked_into();
+                let js = Object::assign(&attempt, &to_js(info).unchecked_into());
+                call_hook(&function, &js)
+            }),
             _ => hooks.before_retry(move |info| call_hook(&function, &retry_info(info))),
         };
     }

@@ -22,7 +22,7 @@ use crate::rules::options::{check_base_url, check_headers, duration_ms, join};
 use crate::rules::params::check_list_params;
 use crate::rules::retry;
 use crate::transport::fetch::answer::judge;
-use crate::transport::fetch::exchange::{attempt, Failure};
+use crate::transport::fetch::exchange::{attempt, Answer, Failure};
 use crate::transport::fetch::rejection::{failure_detail, Rejection};
 use crate::transport::fetch::request::{self, base_href, params_object, Headers, Request};
 use crate::transport::fetch::wait::{is_aborted, Stop, Stopped};
@@ -208,13 +208,16 @@ impl UsersClient {
             &headers,
             config.options.credentials,
         )?;
+        let timeout_ms = options.timeout.map_or(config.timeout_ms, duration_ms);
         let mut retries_done = 0;
         loop {
             let number = retries_done + 1;
-            let failed = match self
-                .attempt(operation, &request, &headers, number, options)
-                .await
-            {
+            let info = self.before_attempt(operation, &request, &headers, number);
+            let sent_at = js_sys::Date::now();
+            let arrived = |http_status: u16| self.arrived(info.as_ref(), http_status, sent_at);
+            let fetch = config.options.fetch.as_ref();
+            let outcome = attempt(&request, fetch, timeout_ms, signal, &arrived).await;
+            let failed = match settle(outcome, operation, &request.url, signal) {
                 Ok(body) => return Ok(body),
                 Err(failed) => failed,
             };
@@ -272,21 +275,16 @@ impl UsersClient {
         Ok(Headers::new(resolved))
     }
 
-    /// One attempt, attempt `number`, with the hooks that observe it: the
-    /// parsed body of a good answer, or why it failed.
-    async fn attempt(
+    /// What the hooks see of attempt `number` (built only if a hook is
+    /// set), after `beforeRequest` saw it.
+    fn before_attempt(
         &self,
         operation: Operation,
         request: &Request,
         headers: &Headers,
         number: u32,
-        options: &CallOptions,
-    ) -> Result<JsValue, Failed> {
-        let config = &*self.config;
-        let hooks = &config.options.hooks;
-        let signal = options.signal.as_ref();
-        let timeout_ms = options.timeout.map_or(config.timeout_ms, duration_ms);
-        // What the hooks see of this attempt, built only if one is set.
+    ) -> Option<AttemptInfo> {
+        let hooks = &self.config.options.hooks;
         let info = hooks.any().then(|| AttemptInfo {
             operation,
             url: request.url.clone(),
@@ -296,33 +294,42 @@ impl UsersClient {
         if let (Some(hook), Some(info)) = (&hooks.before_request, &info) {
             hook(info);
         }
-        let sent_at = js_sys::Date::now();
-        let arrived = |http_status: u16| {
-            if let (Some(hook), Some(info)) = (&hooks.after_response, &info) {
-                hook(&ResponseInfo {
-                    request: info.clone(),
-                    http_status,
-                    duration_ms: js_sys::Date::now() - sent_at,
-                });
-            }
-        };
-        let fetch = config.options.fetch.as_ref();
-        let outcome = attempt(request, fetch, timeout_ms, signal, &arrived).await;
-        // An abort that came after the body but before this line wins:
-        // the caller has not been answered yet.
-        if is_aborted(signal) {
-            return Err(aborted(signal).into());
+        info
+    }
+
+    /// Tells `afterResponse` that the attempt's response headers arrived.
+    fn arrived(&self, info: Option<&AttemptInfo>, http_status: u16, sent_at: f64) {
+        if let (Some(hook), Some(info)) = (&self.config.options.hooks.after_response, info) {
+            hook(&ResponseInfo {
+                request: info.clone(),
+                http_status,
+                duration_ms: js_sys::Date::now() - sent_at,
+            });
         }
-        match outcome {
-            Ok(answer) => {
-                let retry_after = answer.retry_after.clone();
-                judge(answer, operation).map_err(|error| Failed {
-                    rejection: error.into(),
-                    retry_after,
-                })
-            }
-            Err(failure) => Err(failure_error(failure, &request.url, signal).into()),
+    }
+}
+
+/// What an attempt came to: the parsed body of a good answer, or why it
+/// failed. An abort that came after the body wins: the caller has not been
+/// answered yet.
+fn settle(
+    outcome: Result<Answer, Failure>,
+    operation: Operation,
+    url: &str,
+    signal: Option<&AbortSignal>,
+) -> Result<JsValue, Failed> {
+    if is_aborted(signal) {
+        return Err(aborted(signal).into());
+    }
+    match outcome {
+        Ok(answer) => {
+            let retry_after = answer.retry_after.clone();
+            judge(answer, operation).map_err(|error| Failed {
+                rejection: error.into(),
+                retry_after,
+            })
         }
+        Err(failure) => Err(failure_error(failure, url, signal).into()),
     }
 }
 

@@ -9,9 +9,11 @@
 //! (`reportError`, else `console.error`) and changes nothing.
 //!
 //! The info types serialize (serde, camelCase) to the objects JS hooks get:
-//! `{ operation, url, attempt, headers }`, headers as a record, and for a
-//! response also `httpStatus` and `durationMs`; a retry's
-//! `{ operation, attempt, delayMs }`, to which the JS layer adds `error`.
+//! an attempt's `{ operation, url, attempt, headers }`, headers as a record;
+//! a response's `{ httpStatus, durationMs }`, which the JS layer lays over
+//! its attempt's object (a JS `ResponseInfo` extends `AttemptInfo`); a
+//! retry's `{ operation, attempt, delayMs }`, to which the JS layer adds
+//! `error`.
 
 use std::fmt;
 use std::rc::Rc;
@@ -49,8 +51,8 @@ fn as_record<S: Serializer>(
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ResponseInfo {
-    /// The attempt.
-    #[serde(flatten)]
+    /// The attempt (serialized on its own).
+    #[serde(skip)]
     pub request: AttemptInfo,
     /// The HTTP status.
     pub http_status: u16,

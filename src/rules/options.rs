@@ -48,18 +48,21 @@ pub fn credentials(value: &Value) -> Result<Option<Credentials>, Error> {
 
 /// An option whose value is one of `T`'s wire names.
 fn named<T: DeserializeOwned>(value: &Value, option: &str) -> Result<Option<T>, Error> {
-    let parsed = match value {
+    match value {
         Value::Undefined => return Ok(None),
-        Value::Str(name) => wire::parse::<T>(name),
-        _ => None,
-    };
-    match parsed {
-        Some(parsed) => Ok(Some(parsed)),
-        None => {
-            let expected = wire::one_of(wire::names::<T>(), None);
-            Err(Error::invalid(option, &expected, &value.shown()))
+        Value::Str(name) => {
+            if let Some(parsed) = wire::parse::<T>(name) {
+                return Ok(Some(parsed));
+            }
         }
+        _ => {}
     }
+    Err(not_named(value, option, wire::names::<T>()))
+}
+
+/// The error for an option that is none of `names`.
+fn not_named(value: &Value, option: &str, names: &[&str]) -> Error {
+    Error::invalid(option, &wire::one_of(names, None), &value.shown())
 }
 
 /// `timeoutMs`: finite and >= 0, `0` meaning none. `None` when not given.
