@@ -9,13 +9,13 @@
 
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use crate::wire;
 
 /// What went wrong: the `kind` of a `UsersApiError`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "lowercase", variant_identifier)]
 #[non_exhaustive]
 pub enum ErrorKind {
     /// A parameter or option was rejected before anything was sent.

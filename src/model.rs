@@ -2,6 +2,10 @@
 //! sends ([`CountParams`], [`ListParams`]) and what it gets back
 //! ([`Envelope`], [`Count`]). serde types with camelCase wire names, so
 //! that serde-wasm-bindgen moves them across the JS boundary.
+//!
+//! The enums' wire names are their `#[serde(rename_all = ...)]` attributes
+//! alone: each derives `Deserialize` as a name (`variant_identifier`), and
+//! serializes as the name that derive knows (see `wire`).
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -13,8 +17,8 @@ use crate::wire;
 
 /// Which users `active` selects. On the wire: `"all"`, `"true"`, `"false"`;
 /// read from those or from a boolean (the contract's `Active | boolean`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase", remote = "Self")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase", remote = "Self", variant_identifier)]
 pub enum Active {
     /// Active and inactive users.
     All,
@@ -36,7 +40,7 @@ impl From<bool> for Active {
 
 impl Serialize for Active {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        Active::serialize(self, serializer)
+        serializer.serialize_str(wire::name::<Active>(*self as usize))
     }
 }
 
@@ -119,8 +123,8 @@ pub struct Count {
 }
 
 /// Where params go (`paramsIn`). Default: [`ParamsIn::Body`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "camelCase", variant_identifier)]
 pub enum ParamsIn {
     /// A JSON object body, `Content-Type: application/json`.
     #[default]
@@ -129,6 +133,12 @@ pub enum ParamsIn {
     Query,
     /// An `application/x-www-form-urlencoded` body.
     Form,
+}
+
+impl Serialize for ParamsIn {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(wire::name::<ParamsIn>(*self as usize))
+    }
 }
 
 impl ParamsIn {
@@ -145,8 +155,8 @@ impl ParamsIn {
 /// The `credentials` mode of `fetch`. Left unset, the platform's default
 /// (`"same-origin"`) applies, and no member is sent: Cloudflare Workers
 /// reject a `credentials` member.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case", variant_identifier)]
 pub enum Credentials {
     /// Never send cookies.
     Omit,
@@ -156,8 +166,14 @@ pub enum Credentials {
     Include,
 }
 
+impl Serialize for Credentials {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(wire::name::<Credentials>(*self as usize))
+    }
+}
+
 /// Which operation a call is; hooks name it `"count"` or `"list"`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Operation {
     /// `POST /api/users/count`: takes only `query` and `active`.

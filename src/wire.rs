@@ -77,14 +77,13 @@ pub(crate) fn one_of(names: &[&str], more: Option<&str>) -> String {
 mod tests {
     use super::*;
     use crate::error::ErrorKind;
-    use crate::model::{Active, Credentials, Operation, ParamsIn};
+    use crate::model::{Active, Credentials, ParamsIn};
 
     #[test]
     fn names_come_from_the_serde_attributes() {
         assert_eq!(names::<ParamsIn>(), ["body", "query", "form"]);
         assert_eq!(names::<Credentials>(), ["omit", "same-origin", "include"]);
         assert_eq!(names::<Active>(), ["all", "true", "false"]);
-        assert_eq!(names::<Operation>(), ["count", "list"]);
         assert_eq!(name::<ErrorKind>(ErrorKind::Decode as usize), "decode");
     }
 
