@@ -251,7 +251,7 @@ fn provider(function: Function) -> HeaderProvider {
 /// needs the exact look.
 fn is_well_formed(value: &JsValue, text: &str) -> bool {
     // `chars().any` rather than `contains`: the latter's searcher brings
-    // core's string-slicing panic messages into the `.wasm` (twiggy: 3 KB).
+    // core's string-slicing panic messages into the `.wasm`.
     !text.chars().any(|c| c == '\u{FFFD}') || value.unchecked_ref::<JsString>().is_valid_utf16()
 }
 
