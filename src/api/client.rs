@@ -195,7 +195,7 @@ impl UsersClient {
             return Err(aborted(signal));
         }
         let headers = self.headers(options).await?;
-        secrets.clone_from(&headers.resolved.secrets);
+        *secrets = headers.resolved.secrets.clone();
         let secrets: &[String] = secrets;
         let url = match operation {
             Operation::Count => &config.count_url,

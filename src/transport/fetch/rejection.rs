@@ -86,7 +86,12 @@ fn describe(value: &JsValue) -> String {
         .ok()
         .and_then(|s| s.as_string())
         .unwrap_or_default();
-    [read(value, "message"), read(value, "stack"), json].join("\n")
+    let mut text = read(value, "message");
+    for more in [read(value, "stack"), json] {
+        text.push('\n');
+        text.push_str(&more);
+    }
+    text
 }
 
 /// A string property, read without letting a throwing getter through.
