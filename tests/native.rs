@@ -2,7 +2,8 @@
 //! Dioxus app links): `UsersClient::new` checks its options as usual, and
 //! every call fails at once with a `Network` error saying the client needs
 //! a JS `fetch`, never a panic. Also: `Error` is `Send + Sync + 'static` and
-//! travels through `?` into the error types Rust apps use.
+//! travels through `?` into the error types Rust apps use; and no credential
+//! shows in the `Debug` or `Display` output of the public types.
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::future::Future;
