@@ -167,6 +167,8 @@ const manifest = {
     `web/${snippet("web")}`,
     "web/gate.js",
     "wasm-bytes.js",
+    "LICENSE-MIT",
+    "LICENSE-APACHE",
   ],
   keywords: ["users", "api-client", "wasm", "webassembly", "fetch", "cloudflare-workers", "deno"],
 };
