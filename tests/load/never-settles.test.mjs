@@ -8,11 +8,9 @@
 // each call uses its own `fetch`, and nothing is ever sent.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { glue } from "../lib/harness.mjs";
 
-const web = new URL("../../pkg/web/", import.meta.url);
-const lib = await import(new URL("user_management_client.js", web));
-const wasm = lib.initSync({ module: readFileSync(new URL("user_management_client_bg.wasm", web)) });
+const { lib, wasm } = await glue();
 
 const CALLS = 10_000;
 const IN_FLIGHT = 1_000;
