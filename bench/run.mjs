@@ -45,7 +45,7 @@ const init = (body) => ({ method: "POST", headers: { "content-type": "applicatio
 const raw = () => fetch(`${url}/api/users/count`, init(JSON.stringify({ active: "true" }))).then((r) => r.json());
 const ours = () => client.countUsers({ active: "true" });
 // The same client with all three hooks set, each doing a caller's least
-// (issue 14: the cost of hooks, and that none is paid without them).
+// (the cost of hooks, and that none is paid without them).
 let observed = 0;
 const hooked = new lib.UsersClient({
   baseUrl: url,

@@ -37,8 +37,6 @@ function snippet(target) {
 rmSync(join(pkg, "web"), { recursive: true, force: true });
 const dropped = [join(generated, ".gitignore"), join(generated, "package.json")];
 cpSync(generated, join(pkg, "web"), { recursive: true, filter: (src) => !dropped.includes(src) });
-// What an earlier build left: the nodejs target is no longer built.
-rmSync(join(pkg, "node"), { recursive: true, force: true });
 
 // The gate every entry exports (npm/gate.js), beside the glue it fronts.
 const snippetFromWeb = `./${snippet("web")}`;

@@ -1,4 +1,4 @@
-// Framework checks of the packed npm package (issue 17), installed as a user
+// Framework checks of the packed npm package, installed as a user
 // would, against the reference server (USERS_API_URL, from
 // scripts/with-server.sh):
 //   - A Vite SSR bundle with `ssr.noExternal: true` (examples/vite-ssr), run

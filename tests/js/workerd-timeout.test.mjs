@@ -1,9 +1,10 @@
 // `timeoutMs` in Cloudflare Workers (workerd, through miniflare). workerd
 // ties each timer to the request that set it and drops it when that request
-// ends, so a timer shared across calls (as an earlier build had, to save a
-// timer per call) left a later request's call with no deadline at all. Each request here is a separate worker invocation, as in
-// production: a quick call first, then calls against a server that never
-// answers, one after the other and two at once.
+// ends, so each call needs a timer of its own: one shared across calls would
+// leave a later request's call with no deadline at all. Each request here
+// is a separate worker invocation, as in production: a quick call first,
+// then calls against a server that never answers, one after the other and
+// two at once.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";

@@ -1,4 +1,4 @@
-// Load (issue 7): 10,000 calls with 1,000 in flight from Node, through the
+// Load: 10,000 calls with 1,000 in flight from Node, through the
 // built package, against the reference server (scripts/with-server.sh). All
 // must settle with the server's real numbers, and the wasm side must not
 // grow: linear memory after a second batch equals that after the first (no

@@ -1,4 +1,4 @@
-// Load (issue 18): promises that never settle cost nothing once the attempt's
+// Load: promises that never settle cost nothing once the attempt's
 // timeout or the caller's signal wins. Each scenario runs 10,000 calls with
 // 1,000 in flight whose `fetch`, body `text()` or header provider never
 // settles (and ignores the request's signal), through the built package; every
