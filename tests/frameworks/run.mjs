@@ -22,7 +22,7 @@ import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { apiUrl, bin, expectedSummary, freePort, lastJson, npmInstall, pack, repo, startUntil, stop } from "../lib/harness.mjs";
+import { apiUrl, bin, expectedSummary, freePort, lastJson, npmInstall, pack, repo, startUntil, stop, tally } from "../lib/harness.mjs";
 import { launchChromium, serve } from "../lib/pages.mjs";
 
 const api = apiUrl();
@@ -90,34 +90,7 @@ async function inChromium(pageUrl) {
 }
 
 // --- reporting --------------------------------------------------------------
-/** What a failure says: a command's output (its last 4,000 characters) and the error's message. */
-const details = (err) => `${`${err.stdout ?? ""}${err.stderr ?? ""}`.slice(-4000)}${err.message.slice(0, 4000)}`;
-let passed = 0, failed = 0;
-async function check(name, fn) {
-  const started = Date.now();
-  try {
-    const got = await fn();
-    if (JSON.stringify(got) !== JSON.stringify(expected)) throw new Error(`got ${JSON.stringify(got)}, expected ${JSON.stringify(expected)}`);
-    passed += 1;
-    console.log(`ok   ${name} (${Date.now() - started} ms)`);
-  } catch (err) {
-    failed += 1;
-    console.log(`FAIL ${name}: ${details(err)}`);
-  }
-}
-/** A step the checks after it need (a build, a server start): timed; a failure counts once, and the caller skips what needed it. */
-async function step(name, fn) {
-  const started = Date.now();
-  try {
-    const value = await fn();
-    console.log(`     ${name} (${Date.now() - started} ms)`);
-    return value;
-  } catch (err) {
-    failed += 1;
-    console.log(`FAIL ${name}: ${details(err)}`);
-    return undefined;
-  }
-}
+const { check, step, finish } = tally(expected);
 
 // --- bundled SSR: Vite, ssr.noExternal ----------------------------------------
 async function viteSsr() {
@@ -301,5 +274,4 @@ try {
   rmSync(scratch, { recursive: true, force: true });
 }
 console.log(`expected everywhere: ${JSON.stringify(expected)}`);
-console.log(`frameworks: ${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+finish("frameworks");

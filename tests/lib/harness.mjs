@@ -125,3 +125,42 @@ export async function glue() {
   const wasm = lib.initSync({ module: readFileSync(join(pkg, "web/user_management_client_bg.wasm")) });
   return { lib, wasm };
 }
+
+/** What a failure says: a command's output (its last 4,000 characters) and the error's message. */
+const details = (err) => `${`${err.stdout ?? ""}${err.stderr ?? ""}`.slice(-4000)}${String(err.message).slice(0, 4000)}`;
+
+/**
+ * The tally of a check script (smoke, frameworks, runners): each check's
+ * result must equal `expected`; each prints `ok NAME (N ms)` or `FAIL NAME:
+ * why`, and `finish` prints the count and exits non-zero on any failure.
+ */
+export function tally(expected) {
+  let passed = 0, failed = 0;
+  const timed = async (name, fn, onValue) => {
+    const started = Date.now();
+    try {
+      const value = await fn();
+      onValue(value, Date.now() - started);
+      return value;
+    } catch (err) {
+      failed += 1;
+      console.log(`FAIL ${name}: ${details(err)}`);
+      return undefined;
+    }
+  };
+  return {
+    /** A check: what `fn` returns must equal `expected`. */
+    check: (name, fn) => timed(name, fn, (got, ms) => {
+      if (JSON.stringify(got) !== JSON.stringify(expected)) throw new Error(`got ${JSON.stringify(got)}, expected ${JSON.stringify(expected)}`);
+      passed += 1;
+      console.log(`ok   ${name} (${ms} ms)`);
+    }),
+    /** A step the checks after it need (a build, a server start): its value, or undefined if it failed (counted once). */
+    step: (name, fn) => timed(name, fn, (_, ms) => console.log(`     ${name} (${ms} ms)`)),
+    /** Prints `LABEL: N passed, M failed` and exits, non-zero on any failure. */
+    finish(label) {
+      console.log(`${label}: ${passed} passed, ${failed} failed`);
+      process.exit(failed ? 1 : 0);
+    },
+  };
+}

@@ -19,7 +19,7 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { apiUrl, expectedSummary, lastJson, npm, npmInstall, pack, repo } from "../lib/harness.mjs";
+import { apiUrl, expectedSummary, lastJson, npm, npmInstall, pack, repo, tally } from "../lib/harness.mjs";
 
 const work = join(repo, "target", "runners");
 const api = apiUrl();
@@ -145,19 +145,7 @@ checks["Vitest 5 (node, jsdom, happy-dom, browser mode in Chromium), Node 24"] =
   return allPassed(JSON.parse(readFileSync(out, "utf8")), 12);
 };
 
-let passed = 0, failed = 0;
-for (const [name, check] of Object.entries(checks)) {
-  const started = Date.now();
-  try {
-    const got = await check();
-    if (JSON.stringify(got) !== JSON.stringify(expected)) throw new Error(`got ${JSON.stringify(got)}, expected ${JSON.stringify(expected)}`);
-    passed += 1;
-    console.log(`ok   ${name} (${Date.now() - started} ms)`);
-  } catch (err) {
-    failed += 1;
-    console.log(`FAIL ${name}: ${err.stderr ?? ""}${err.stdout ?? ""}${err.message}`);
-  }
-}
+const { check, finish } = tally(expected);
+for (const [name, fn] of Object.entries(checks)) await check(name, fn);
 console.log(`expected on every Node line: ${JSON.stringify(expected)}`);
-console.log(`runners: ${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+finish("runners");
