@@ -1,6 +1,7 @@
 // Types of user-management-client. This file restates the public contract
-// (shared/contract.md) exactly; tests/types/contract.ts checks it with
-// `tsc --strict`, including the calls it must refuse.
+// (shared/contract.md) exactly, and declares Symbol.dispose for projects
+// whose TypeScript lib lacks it (at the end); tests/types/contract.ts checks
+// it with `tsc --strict`, including the calls it must refuse.
 
 export type Active = "all" | "true" | "false";
 
