@@ -8,12 +8,12 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
+import { pkg } from "../lib/harness.mjs";
 
 const BUDGET_BYTES = 48_649;
 
-const web = fileURLToPath(new URL("../../pkg/web/", import.meta.url));
+const web = join(pkg, "web/");
 
 function files(dir) {
   return readdirSync(dir).flatMap((name) => {
