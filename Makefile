@@ -8,7 +8,7 @@ DEMO_BIND ?= 127.0.0.1:8080
 DEMO_DB ?= data/users.sqlite3
 SERVER := target/server/user-management-server
 
-.PHONY: all setup build package server debug-server demo test lint unit wasm-tests js-tests load smoke frameworks runners e2e rust-example versions bench clean
+.PHONY: all setup build package server debug-server demo test lint unit wasm-tests js-tests load smoke frameworks runners e2e rust-example versions openapi-lint openapi-conformance openapi-types bench clean
 
 all: build
 
@@ -34,7 +34,7 @@ demo: build server
 	$(SERVER) --bind $(DEMO_BIND) --db $(DEMO_DB) --www www --pkg pkg
 
 ## Everything CI runs.
-test: setup lint unit build wasm-tests js-tests load smoke frameworks runners e2e rust-example versions
+test: setup lint unit build wasm-tests js-tests load smoke frameworks runners e2e rust-example versions openapi-lint openapi-conformance openapi-types
 	@echo "make test: all checks passed"
 
 lint:
@@ -104,6 +104,21 @@ rust-example: debug-server
 versions: setup
 	scripts/versions.sh
 
+## The OpenAPI document (openapi/openapi.json) linted by Redocly's
+## recommended-strict rules (redocly.yaml); no telemetry, no update check.
+openapi-lint: setup
+	REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true redocly lint --format=stylish openapi/openapi.json
+
+## Schemathesis against the server, generating requests from the document:
+## every check, a fixed seed, at least 300 cases, no failure (tests/openapi/conformance.sh).
+openapi-conformance: debug-server
+	scripts/with-server.sh -- tests/openapi/conformance.sh
+
+## Types generated from the document by openapi-typescript agree with the
+## package's (npm/index.d.ts), under tsc --strict (tests/openapi/types.test.mjs).
+openapi-types: setup
+	node --test tests/openapi/types.test.mjs
+
 ## Benchmarks side by side with raw fetch (not part of `make test`): see bench/README.md.
 bench: build
 	node bench/run.mjs
@@ -114,4 +129,4 @@ e2e: debug-server
 
 clean:
 	cargo clean
-	rm -rf pkg node_modules tests/node-lines/node_modules
+	rm -rf pkg node_modules tests/node-lines/node_modules tests/openapi/node_modules
