@@ -105,9 +105,11 @@ versions: setup
 	scripts/versions.sh
 
 ## The OpenAPI document (openapi/openapi.json) linted by Redocly's
-## recommended-strict rules (redocly.yaml); no telemetry, no update check.
+## recommended-strict rules (redocly.yaml; no telemetry, no update check),
+## and its digit patterns checked against its integer ranges.
 openapi-lint: setup
 	REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true redocly lint --format=stylish openapi/openapi.json
+	node --test tests/openapi/document.test.mjs
 
 ## Schemathesis against the server, generating requests from the document:
 ## every check, a fixed seed, at least 300 cases, no failure (tests/openapi/conformance.sh).

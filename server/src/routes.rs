@@ -1,5 +1,6 @@
-//! HTTP routing: the two API operations, static files, CORS and the error
-//! envelopes for everything axum would otherwise answer in plain text.
+//! HTTP routing: the two API operations, their OpenAPI document, static
+//! files, CORS and the error envelopes for everything axum would otherwise
+//! answer in plain text.
 
 use std::any::Any;
 use std::path::Path;

@@ -104,3 +104,10 @@ fn the_documented_limits_are_the_servers() {
         server.count(&format!(r#"{{"active":"{value}"}}"#));
     }
 }
+
+#[test]
+fn the_demo_page_links_the_document() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../www/index.html");
+    let page = std::fs::read_to_string(path).expect("www/index.html");
+    assert!(page.contains(r#"<a href="/openapi.json">"#), "no link");
+}
