@@ -7,7 +7,10 @@
 #   - wasm-pack
 #   - Debian chromium + chromium-driver (headless browser tests)
 #   - the JS tooling from package.json + package-lock.json (npm ci):
-#     binaryen (wasm-opt), playwright-core, ...
+#     binaryen (wasm-opt), playwright-core, @redocly/cli, ...
+#   - openapi-typescript and the TypeScript 5 it needs (npm ci in tests/openapi)
+#   - schemathesis, pinned with everything it pulls in
+#     (tests/openapi/requirements.txt), in a virtual environment: target/venv
 #   - mdBook (the book in docs/) and, from docs/typedoc/'s lock, TypeDoc
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -74,4 +77,29 @@ if [ ! -f "$stamp" ] || [ docs/typedoc/package-lock.json -nt "$stamp" ] || [ doc
   touch "$stamp"
 fi
 
-say "ready: $(wasm-pack --version), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), $(node_modules/.bin/wasm-opt --version), $(chromium --version 2>/dev/null)"
+# Apart from the root's tooling: openapi-typescript needs TypeScript 5's
+# compiler API, and the root's TypeScript is 7.
+stamp=tests/openapi/node_modules/.setup-stamp
+if [ ! -f "$stamp" ] || [ tests/openapi/package-lock.json -nt "$stamp" ] || [ tests/openapi/package.json -nt "$stamp" ]; then
+  say "installing openapi-typescript (npm ci in tests/openapi)"
+  npm ci --prefix tests/openapi --no-audit --no-fund --loglevel=error
+  touch "$stamp"
+fi
+
+# schemathesis for make openapi-conformance, reinstalled when the pins change.
+venv=target/venv
+requirements=tests/openapi/requirements.txt
+if ! cmp -s "$requirements" "$venv/requirements.txt"; then
+  if ! command -v python3 >/dev/null || ! python3 -c 'import ensurepip, venv' 2>/dev/null; then
+    say "installing Debian python3-venv"
+    as_root apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq python3-venv >/dev/null
+  fi
+  say "installing schemathesis into $venv"
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check --no-input -r "$requirements"
+  cp "$requirements" "$venv/requirements.txt"
+fi
+
+say "ready: $(wasm-pack --version), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), $(node_modules/.bin/wasm-opt --version), $(chromium --version 2>/dev/null), $("$venv/bin/schemathesis" --version)"
