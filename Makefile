@@ -1,5 +1,5 @@
 # The two commands: `make demo` and `make test`. Both set up what they need
-# first (scripts/setup.sh, idempotent). See README.md.
+# first (scripts/setup.sh, idempotent). See CONTRIBUTING.md.
 
 SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
@@ -8,7 +8,7 @@ DEMO_BIND ?= 127.0.0.1:8080
 DEMO_DB ?= data/users.sqlite3
 SERVER := target/server/user-management-server
 
-.PHONY: all setup build package server debug-server demo test lint unit wasm-tests js-tests load smoke frameworks runners e2e rust-example versions bench clean
+.PHONY: all setup build package server debug-server demo test lint unit wasm-tests js-tests load smoke frameworks runners e2e rust-example versions docs publish-check openapi-lint openapi-conformance openapi-types bench clean
 
 all: build
 
@@ -34,7 +34,7 @@ demo: build server
 	$(SERVER) --bind $(DEMO_BIND) --db $(DEMO_DB) --www www --pkg pkg
 
 ## Everything CI runs.
-test: setup lint unit build wasm-tests js-tests load smoke frameworks runners e2e rust-example versions
+test: setup lint docs unit build wasm-tests js-tests load smoke frameworks runners e2e rust-example versions openapi-lint openapi-conformance openapi-types publish-check
 	@echo "make test: all checks passed"
 
 lint:
@@ -104,6 +104,36 @@ rust-example: debug-server
 versions: setup
 	scripts/versions.sh
 
+## The book (docs/) built by mdBook into target/book/, any warning failing
+## it, with the JS API reference (TypeDoc, from the shipped .d.ts) and the
+## Rust one (rustdoc) beside its pages; then every relative link of every
+## Markdown file checked (scripts/check-links.mjs).
+docs: setup
+	scripts/book.sh
+
+## The publish dry runs: both client crates (`cargo publish --dry-run`,
+## built from their packaged sources) and the npm package in pkg/ (`npm
+## publish --dry-run`), each file list checked against what users need.
+publish-check: build
+	scripts/publish-check.sh
+
+## The OpenAPI document (openapi/openapi.json) linted by Redocly's
+## recommended-strict rules (redocly.yaml; no telemetry, no update check),
+## and its digit patterns checked against its integer ranges.
+openapi-lint: setup
+	REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true redocly lint --format=stylish openapi/openapi.json
+	node --test tests/openapi/document.test.mjs
+
+## Schemathesis against the server, generating requests from the document:
+## every check, a fixed seed, at least 300 cases, no failure (tests/openapi/conformance.sh).
+openapi-conformance: debug-server
+	scripts/with-server.sh -- tests/openapi/conformance.sh
+
+## Types generated from the document by openapi-typescript agree with the
+## package's (npm/index.d.ts), under tsc --strict (tests/openapi/types.test.mjs).
+openapi-types: setup
+	node --test tests/openapi/types.test.mjs
+
 ## Benchmarks side by side with raw fetch (not part of `make test`): see bench/README.md.
 bench: build
 	node bench/run.mjs
@@ -114,4 +144,4 @@ e2e: debug-server
 
 clean:
 	cargo clean
-	rm -rf pkg node_modules tests/node-lines/node_modules
+	rm -rf pkg node_modules tests/node-lines/node_modules tests/openapi/node_modules

@@ -6,11 +6,9 @@
 import { execFileSync, spawn } from "node:child_process";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
+import { glue, pkg, repo } from "../tests/lib/harness.mjs";
 
-const repo = fileURLToPath(new URL("..", import.meta.url));
-const pkg = join(repo, "pkg");
 // Many short rounds: the machine is shared and its speed drifts within a
 // run, so each ratio is taken within a round (contenders back to back) and
 // the median of those per-round ratios is reported.
@@ -40,15 +38,14 @@ const url = await new Promise((resolve, reject) => {
   server.once("exit", () => reject(new Error("canned server died")));
 });
 
-const lib = await import(join(pkg, "web/user_management_client.js"));
-lib.initSync({ module: readFileSync(join(pkg, "web/user_management_client_bg.wasm")) });
+const { lib } = await glue();
 const client = new lib.UsersClient(url);
 const init = (body) => ({ method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body });
 // What a caller writes without the client: the params are an object too.
 const raw = () => fetch(`${url}/api/users/count`, init(JSON.stringify({ active: "true" }))).then((r) => r.json());
 const ours = () => client.countUsers({ active: "true" });
 // The same client with all three hooks set, each doing a caller's least
-// (issue 14: the cost of hooks, and that none is paid without them).
+// (the cost of hooks, and that none is paid without them).
 let observed = 0;
 const hooked = new lib.UsersClient({
   baseUrl: url,

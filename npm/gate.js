@@ -17,7 +17,7 @@ let cause;
 function refused() {
   const message = typeof WebAssembly == "object" ? why
     : `this JavaScript engine has no WebAssembly (React Native's Hermes has none); where one can be provided, pass the .wasm to ${MANUAL}`;
-  return new UsersApiError("validation", message, "init", undefined, undefined, undefined, cause);
+  return new UsersApiError("validation", message, { param: "init", cause });
 }
 
 /** Called once the .wasm is instantiated, with the glue's exports: every call goes through to them. */

@@ -28,6 +28,13 @@ pub enum Active {
     False,
 }
 
+impl Active {
+    /// The wire name: `"all"`, `"true"` or `"false"`.
+    pub fn as_str(self) -> &'static str {
+        wire::name::<Active>(self as usize)
+    }
+}
+
 impl From<bool> for Active {
     fn from(value: bool) -> Active {
         if value {
@@ -40,7 +47,7 @@ impl From<bool> for Active {
 
 impl Serialize for Active {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(wire::name::<Active>(*self as usize))
+        serializer.serialize_str(self.as_str())
     }
 }
 
@@ -206,7 +213,7 @@ mod tests {
         ] {
             let de = StrDeserializer::<ValueError>::new(text);
             assert_eq!(<Active as Deserialize>::deserialize(de).ok(), Some(active));
-            assert_eq!(wire::name::<Active>(active as usize), text);
+            assert_eq!(active.as_str(), text);
         }
         for b in [true, false] {
             let de = BoolDeserializer::<ValueError>::new(b);
