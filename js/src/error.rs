@@ -2,7 +2,7 @@
 //! [`Rejection`] (an `Error` and the JS value behind it).
 
 use js_sys::{Object, Reflect, JSON};
-use user_management_client::Rejection;
+use user_management_client::binding::Rejection;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(module = "/snippet.js")]

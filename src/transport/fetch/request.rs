@@ -8,63 +8,45 @@ use serde::Serialize;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{RequestCredentials, RequestInit, Url, UrlSearchParams};
 
-use crate::error::Error;
-use crate::interop::Rejection;
+use crate::error::{Cause, Error};
 use crate::model::{Credentials, ParamsIn};
-use crate::options::merge_headers;
-use crate::secrets;
+use crate::platform::number;
+use crate::rules::headers::Resolved;
+use crate::transport::fetch::rejection::{failure_detail, Rejection};
 
-/// The headers a request sends, as `fetch` takes them, and the credentials
-/// among them that errors must not show.
+/// A call's resolved headers, and the same as `fetch` takes them.
 #[derive(Clone)]
 pub struct Headers {
     /// `[[name, value], ...]`.
     pub list: Array,
-    /// What errors have cut out of them.
-    pub secrets: Vec<String>,
-    /// The headers as merged, for [`Headers::shown`].
-    merged: Vec<(String, String)>,
+    /// What the rules resolved.
+    pub resolved: Resolved,
 }
 
 impl Headers {
-    /// The client's headers, the call's over them, then `Accept` and the
-    /// `Content-Type` of `params_in`.
-    pub fn new(
-        client: &[(String, String)],
-        call: &[(String, String)],
-        params_in: ParamsIn,
-    ) -> Headers {
-        let mut fixed = vec![("Accept".to_string(), "application/json".to_string())];
-        if let Some(content_type) = params_in.content_type() {
-            fixed.push(("Content-Type".into(), content_type.into()));
-        }
-        let merged = merge_headers(&merge_headers(client, call), &fixed);
-        let list = merged
+    /// The resolved headers as `fetch` takes them.
+    pub fn new(resolved: Resolved) -> Headers {
+        let list = resolved
+            .list
             .iter()
             .map(|(name, value)| Array::of2(&name.into(), &value.into()))
             .collect();
-        Headers {
-            list,
-            secrets: secrets::secrets(merged.iter().map(|(n, v)| (n.as_str(), v.as_str()))),
-            merged,
-        }
+        Headers { list, resolved }
     }
+}
 
-    /// The headers as hooks see them: credential values replaced by
-    /// `"[REDACTED]"`. Built only when a hook is set.
-    pub fn shown(&self) -> Vec<(String, String)> {
-        self.merged
-            .iter()
-            .map(|(name, value)| {
-                let value = if secrets::is_credential_header(&name.to_ascii_lowercase()) {
-                    secrets::REDACTED.to_string()
-                } else {
-                    value.clone()
-                };
-                (name.clone(), value)
-            })
-            .collect()
+/// A base URL (checked by the rules) as the platform's `URL` normalises it;
+/// a URL it cannot parse is a `validation` error. Outside a JS host, the
+/// URL as given.
+pub fn base_href(url: &str) -> Result<String, Error> {
+    if cfg!(not(target_arch = "wasm32")) {
+        return Ok(url.to_string());
     }
+    Url::new(url).map(|parsed| parsed.href()).map_err(|cause| {
+        let shown = crate::rules::value::quoted(url);
+        Error::invalid("baseUrl", "a valid absolute URL", &shown)
+            .with_source(Cause::new(failure_detail(&cause)))
+    })
 }
 
 /// A call's request, ready for its attempts.
@@ -152,7 +134,7 @@ fn append_all(search: &UrlSearchParams, entries: &Array) {
             Some(text) => text,
             None => match value.as_bool() {
                 Some(b) => b.to_string(),
-                None => crate::value::number(value.as_f64().unwrap_or(f64::NAN)),
+                None => number(value.as_f64().unwrap_or(f64::NAN)),
             },
         };
         search.append(&pair.get(0).as_string().unwrap_or_default(), &text);

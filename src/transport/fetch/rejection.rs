@@ -1,17 +1,17 @@
-//! What a binding to JavaScript needs beyond the Rust API: the JS values
-//! behind an [`Error`]. The crate's own JS layer (`user-management-client-js`)
-//! uses it to give a `UsersApiError` its `cause`; a Rust app has no need of it.
+//! The bottom of the fetch transport: an [`Error`] with the JS value that
+//! caused it, and the words that describe a JS failure. It uses only the
+//! error type, the secrets rule and the values.
 //!
 //! An [`Error`] holds Rust data only, so that it is `Send + Sync`; a
 //! [`Rejection`] pairs it with the JS value that caused it, which stays on
-//! the JS side.
+//! the JS side: the JS layer gives it to a `UsersApiError` as its `cause`.
 
+use js_sys::Reflect;
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::error::{Cause, Error};
-use crate::secrets::redact;
-
-pub use crate::request::params_object;
+use crate::rules::secrets::redact;
+use crate::rules::value::Value;
 
 /// An [`Error`] and the JS value behind it, where there was one (the
 /// exception `fetch` threw, the signal's abort reason, ...).
@@ -27,7 +27,7 @@ impl Rejection {
     /// `error`, caused by the JS value `cause`, which also becomes the
     /// error's [`source`](std::error::Error::source) as text.
     pub fn caused(error: Error, cause: JsValue) -> Rejection {
-        let text = crate::exchange::failure_detail(&cause);
+        let text = failure_detail(&cause);
         Rejection {
             error: error.with_source(Cause::new(text)),
             cause: Some(cause),
@@ -41,18 +41,10 @@ impl Rejection {
             return self;
         }
         Rejection {
-            error: self.error.redact(secrets),
+            error: self.error.cut(|text| redact(text, secrets)),
             cause: self.cause.map(|cause| redact_cause(cause, secrets)),
         }
     }
-}
-
-/// Waits for `work` (a promise, or a value taken as a resolved one) to
-/// settle, as a header provider's promise is awaited: dropping the wait
-/// (the call's signal aborted) leaves nothing behind on a promise that
-/// never settles.
-pub async fn settled(work: &JsValue) -> Result<JsValue, JsValue> {
-    crate::wait::settled(work).await
 }
 
 impl From<Error> for Rejection {
@@ -70,7 +62,7 @@ fn redact_cause(cause: JsValue, secrets: &[String]) -> JsValue {
     // The chain, a few links deep (a cycle stops there too).
     for _ in 0..4 {
         seen.push_str(&describe(&link));
-        match js_sys::Reflect::get(&link, &"cause".into()) {
+        match Reflect::get(&link, &"cause".into()) {
             Ok(next) if next.is_object() || next.is_string() => link = next,
             _ => break,
         }
@@ -94,13 +86,52 @@ fn describe(value: &JsValue) -> String {
         .ok()
         .and_then(|s| s.as_string())
         .unwrap_or_default();
-    [read(value, "message"), read(value, "stack"), json].join("\n")
+    let mut text = read(value, "message");
+    for more in [read(value, "stack"), json] {
+        text.push('\n');
+        text.push_str(&more);
+    }
+    text
 }
 
 /// A string property, read without letting a throwing getter through.
 fn read(value: &JsValue, key: &str) -> String {
-    js_sys::Reflect::get(value, &key.into())
+    Reflect::get(value, &key.into())
         .ok()
         .and_then(|v| v.as_string())
         .unwrap_or_default()
+}
+
+/// Why `fetch` failed, in a few words: the error's name and message, and
+/// the code or message of its cause (Node's undici hides ECONNREFUSED
+/// there). At most 300 characters.
+pub fn failure_detail(cause: &JsValue) -> String {
+    let read = |object: &JsValue, key: &str| {
+        Reflect::get(object, &key.into())
+            .ok()
+            .and_then(|v| v.as_string())
+    };
+    let mut text = match cause.dyn_ref::<js_sys::Error>() {
+        Some(error) => format!(
+            "{}: {}",
+            read(error, "name").unwrap_or_default(),
+            read(error, "message").unwrap_or_default()
+        ),
+        None => match cause.as_string() {
+            Some(text) => text,
+            None => Value::of(cause).shown(),
+        },
+    };
+    if cause.is_object() {
+        let inner = Reflect::get(cause, &"cause".into()).unwrap_or(JsValue::UNDEFINED);
+        if inner.is_truthy() {
+            let detail = read(&inner, "code")
+                .or_else(|| read(&inner, "message"))
+                .or_else(|| inner.as_string());
+            if let Some(detail) = detail {
+                text = format!("{text} ({detail})");
+            }
+        }
+    }
+    text.chars().take(300).collect()
 }

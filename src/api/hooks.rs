@@ -7,17 +7,26 @@
 //! A Rust hook must not panic (a panic traps the module); the JS layer wraps
 //! each JS hook so that an exception or a rejected promise is reported
 //! (`reportError`, else `console.error`) and changes nothing.
+//!
+//! The info types serialize (serde, camelCase) to the objects JS hooks get:
+//! an attempt's `{ operation, url, attempt, headers }`, headers as a record;
+//! a response's `{ httpStatus, durationMs }`, which the JS layer lays over
+//! its attempt's object (a JS `ResponseInfo` extends `AttemptInfo`); a
+//! retry's `{ operation, attempt, delayMs }`, to which the JS layer adds
+//! `error`.
 
 use std::fmt;
 use std::rc::Rc;
 
+use serde::{Serialize, Serializer};
 use wasm_bindgen::JsValue;
 
 use crate::error::Error;
 use crate::model::Operation;
 
 /// What a hook sees of an attempt about to be sent.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct AttemptInfo {
     /// Count or list.
     pub operation: Operation,
@@ -26,13 +35,24 @@ pub struct AttemptInfo {
     /// 1 for the first attempt.
     pub attempt: u32,
     /// The headers as sent, credential values replaced by `"[REDACTED]"`.
+    #[serde(serialize_with = "as_record")]
     pub headers: Vec<(String, String)>,
 }
 
+/// Header pairs as a record (`{ name: value }`), as JS hooks get them.
+fn as_record<S: Serializer>(
+    headers: &[(String, String)],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_map(headers.iter().map(|(name, value)| (name, value)))
+}
+
 /// What a hook sees when an attempt's response headers arrived.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ResponseInfo {
-    /// The attempt.
+    /// The attempt (serialized on its own).
+    #[serde(skip)]
     pub request: AttemptInfo,
     /// The HTTP status.
     pub http_status: u16,
@@ -41,19 +61,22 @@ pub struct ResponseInfo {
 }
 
 /// What a hook sees when a failed attempt will be retried.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct RetryInfo {
     /// Count or list.
     pub operation: Operation,
     /// The attempt that failed (1 for the first).
     pub attempt: u32,
     /// Why it failed (credentials already cut out).
+    #[serde(skip)]
     pub error: Error,
-    /// The JS value behind `error`, where there was one (credentials cut
-    /// out): what the JS layer's `UsersApiError` shows as `cause`.
-    pub cause: Option<JsValue>,
     /// How long the client now waits before the next attempt.
     pub delay_ms: f64,
+    /// The JS value behind `error`, where there was one (credentials cut
+    /// out): the JS layer's `UsersApiError` shows it as `cause`.
+    #[serde(skip)]
+    pub(crate) cause: Option<JsValue>,
 }
 
 /// A hook: a closure called with what it observes.

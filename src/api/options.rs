@@ -1,7 +1,10 @@
 //! The options of the Rust API: [`ClientOptions`] for a client and
-//! [`CallOptions`] for one call, built with chainable setters. The rules
-//! they must follow are `options.rs`; [`UsersClient::new`](crate::UsersClient::new)
+//! [`CallOptions`] for one call, built with chainable setters. The option
+//! rules decide what they may hold; [`UsersClient::new`](crate::UsersClient::new)
 //! and each call check them.
+//!
+//! Their `Debug` output shows header values as the hooks see them:
+//! credential values read `"[REDACTED]"`.
 
 use std::fmt;
 use std::future::Future;
@@ -12,22 +15,42 @@ use std::time::Duration;
 use js_sys::Function;
 use web_sys::AbortSignal;
 
+use crate::api::hooks::Hooks;
 use crate::error::Error;
-use crate::hooks::Hooks;
-use crate::interop::Rejection;
 use crate::model::{Credentials, ParamsIn};
-use crate::options::{DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS};
+use crate::rules::options::{DEFAULT_RETRIES, DEFAULT_TIMEOUT};
+use crate::rules::secrets;
+use crate::transport::fetch::rejection::Rejection;
 
 /// Header name/value pairs, names as given; merged case-insensitively.
 pub type HeaderList = Vec<(String, String)>;
 
-/// The future a [`HeaderProvider`] returns.
-pub type HeadersFuture = Pin<Box<dyn Future<Output = Result<HeaderList, Rejection>>>>;
+/// What a header provider's call returns: the headers, or the error (and
+/// the JS value behind it, for a JS provider) that fails the call.
+pub(crate) type ProvidedFuture = Pin<Box<dyn Future<Output = Result<HeaderList, Rejection>>>>;
 
 /// A function called once per call for fresh headers (token refresh), as
-/// [`ClientOptions::header_provider`] boxes it. An `Err` fails the call
-/// with that error.
-pub type HeaderProvider = Rc<dyn Fn() -> HeadersFuture>;
+/// [`ClientOptions::header_provider`] boxes it. Cheap to clone.
+#[derive(Clone)]
+pub struct HeaderProvider(Rc<dyn Fn() -> ProvidedFuture>);
+
+impl HeaderProvider {
+    /// A provider whose future resolves with the headers or the rejection.
+    pub(crate) fn new(provider: impl Fn() -> ProvidedFuture + 'static) -> HeaderProvider {
+        HeaderProvider(Rc::new(provider))
+    }
+
+    /// Asks the provider for this call's headers.
+    pub(crate) fn provide(&self) -> ProvidedFuture {
+        (self.0)()
+    }
+}
+
+impl fmt::Debug for HeaderProvider {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("HeaderProvider")
+    }
+}
 
 /// What a header provider's future may resolve with: the headers, or
 /// (for a provider that can fail) a `Result` of them.
@@ -94,12 +117,10 @@ pub struct ClientOptions {
 
 impl fmt::Debug for ClientOptions {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // Header values stay out: they may be credentials.
-        let names: Vec<&str> = self.headers.iter().map(|(name, _)| name.as_str()).collect();
         f.debug_struct("ClientOptions")
             .field("base_url", &self.base_url)
-            .field("header_names", &names)
-            .field("header_provider", &self.header_provider.is_some())
+            .field("headers", &secrets::shown(&self.headers))
+            .field("header_provider", &self.header_provider)
             .field("params_in", &self.params_in)
             .field("timeout", &self.timeout)
             .field("retries", &self.retries)
@@ -119,7 +140,7 @@ impl ClientOptions {
             headers: Vec::new(),
             header_provider: None,
             params_in: ParamsIn::default(),
-            timeout: Duration::from_millis(DEFAULT_TIMEOUT_MS.into()),
+            timeout: DEFAULT_TIMEOUT,
             retries: DEFAULT_RETRIES,
             credentials: None,
             fetch: None,
@@ -156,7 +177,7 @@ impl ClientOptions {
         Fut: Future + 'static,
         Fut::Output: ProvidedHeaders,
     {
-        self.header_provider = Some(Rc::new(move || -> HeadersFuture {
+        self.header_provider = Some(HeaderProvider::new(move || -> ProvidedFuture {
             let future = provider();
             Box::pin(async move { future.await.into_headers().map_err(Rejection::from) })
         }));
@@ -209,7 +230,7 @@ impl ClientOptions {
 /// client.count_users(&CountParams::default(), &options).await?;
 /// # Ok(()) }
 /// ```
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 #[non_exhaustive]
 pub struct CallOptions {
     /// Aborting it rejects the call with
@@ -219,6 +240,16 @@ pub struct CallOptions {
     pub timeout: Option<Duration>,
     /// Merged over the client's headers (names case-insensitively).
     pub headers: HeaderList,
+}
+
+impl fmt::Debug for CallOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CallOptions")
+            .field("signal", &self.signal.is_some())
+            .field("timeout", &self.timeout)
+            .field("headers", &secrets::shown(&self.headers))
+            .finish()
+    }
 }
 
 impl CallOptions {

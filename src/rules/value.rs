@@ -1,9 +1,12 @@
 //! A plain-Rust picture of a JS value, so that validation and envelope
-//! checks run (and unit-test) without a JS engine. `js::value_of` builds it.
+//! checks run (and unit-test) without a JS engine. The fetch transport
+//! draws it from a JS value; serde draws it from any value serde reads.
 
 use std::fmt;
 
 use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+
+use crate::platform::number;
 
 /// What a JS value is, with the content the checks need.
 #[derive(Clone, Debug, PartialEq)]
@@ -16,8 +19,8 @@ pub enum Value {
     Bool(bool),
     /// A number (including `NaN` and the infinities).
     Number(f64),
-    /// A string. Lone surrogates arrive as U+FFFD; `js::is_well_formed`
-    /// catches them before anything is sent.
+    /// A string. Lone surrogates arrive as U+FFFD; the JS layer catches
+    /// them before anything is sent.
     Str(String),
     /// An array.
     Array,
@@ -61,52 +64,6 @@ impl Value {
     }
 }
 
-mod of_js {
-    use wasm_bindgen::prelude::*;
-
-    use super::Value;
-
-    #[wasm_bindgen]
-    extern "C" {
-        // `Object.prototype.toString.call(value)`: "[object Object]" for plain
-        // objects (and class instances), "[object Date]" and so on otherwise.
-        // It throws for a revoked proxy, hence `catch`.
-        #[wasm_bindgen(js_namespace = ["Object", "prototype", "toString"], js_name = call, catch)]
-        fn to_string_tag(value: &JsValue) -> Result<js_sys::JsString, JsValue>;
-    }
-
-    impl Value {
-        /// The picture of a JS value. Reading a string copies it.
-        pub fn of(value: &JsValue) -> Value {
-            if value.is_undefined() {
-                Value::Undefined
-            } else if value.is_null() {
-                Value::Null
-            } else if let Some(b) = value.as_bool() {
-                Value::Bool(b)
-            } else if let Some(n) = value.as_f64() {
-                Value::Number(n)
-            } else if let Some(s) = value.as_string() {
-                Value::Str(s)
-            } else if value.is_function() {
-                Value::Function
-            } else if value.is_symbol() {
-                Value::Other("symbol")
-            } else if value.is_bigint() {
-                Value::Other("bigint")
-            } else {
-                // One catching call tells arrays, plain objects and the rest
-                // apart (`Array.isArray` throws for a revoked proxy too).
-                match to_string_tag(value) {
-                    Ok(tag) if tag == "[object Array]" => Value::Array,
-                    Ok(tag) if tag == "[object Object]" => Value::Object,
-                    _ => Value::Other("non-plain object"),
-                }
-            }
-        }
-    }
-}
-
 /// `Number.isInteger`.
 pub fn is_whole(n: f64) -> bool {
     n.is_finite() && n.trunc() == n
@@ -121,30 +78,6 @@ pub fn quoted(value: &str) -> String {
     let shown: String = value.chars().take(SHOWN_CHARS).collect();
     let ellipsis = if shown.len() < value.len() { "…" } else { "" };
     format!("\"{shown}{ellipsis}\"")
-}
-
-/// A number as JavaScript writes it. On wasm32 the platform writes it
-/// (`Number.prototype.toString`), which keeps Rust's float formatting out
-/// of the `.wasm`; natively (tests) Rust's `Display`, which agrees for the
-/// values messages show.
-pub fn number(n: f64) -> String {
-    #[cfg(target_arch = "wasm32")]
-    {
-        js_sys::Number::from(n)
-            .to_string_with_radix(10)
-            .map(String::from)
-            .unwrap_or_default()
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        if n.is_nan() {
-            "NaN".into()
-        } else if n.is_infinite() {
-            (if n > 0.0 { "Infinity" } else { "-Infinity" }).into()
-        } else {
-            format!("{n}")
-        }
-    }
 }
 
 /// A value read through serde (serde-wasm-bindgen reads JSON-like JS values
@@ -240,5 +173,22 @@ mod tests {
         assert_eq!(Value::Number(1.0).shown(), "1");
         assert_eq!(Value::Object.shown(), "an object");
         assert_eq!(Value::Other("symbol").shown(), "a symbol");
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod properties {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    proptest! {
+        #[test]
+        fn shown_values_are_quoted_and_cut(text in ".{0,200}") {
+            let shown = quoted(&text);
+            prop_assert!(shown.starts_with('"') && shown.ends_with('"'));
+            prop_assert!(shown.chars().count() <= SHOWN_CHARS + 3);
+            prop_assert_eq!(shown.contains('…'), text.chars().count() > SHOWN_CHARS);
+        }
     }
 }

@@ -4,12 +4,15 @@
 
 use std::time::Duration;
 
+use serde::de::DeserializeOwned;
+
 use crate::error::Error;
 use crate::model::{Credentials, ParamsIn};
-use crate::value::{quoted, Value};
+use crate::rules::value::{quoted, Value};
+use crate::wire;
 
-/// The default `timeoutMs`: ten seconds per attempt.
-pub const DEFAULT_TIMEOUT_MS: u32 = 10_000;
+/// The default timeout: ten seconds per attempt.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 /// The default `retries`: two more attempts after the first.
 pub const DEFAULT_RETRIES: u32 = 2;
 /// `setTimeout` cannot wait longer than 2^31 - 1 ms (it fires at once
@@ -32,44 +35,45 @@ pub const HOOK_KEYS: [&str; 3] = ["beforeRequest", "afterResponse", "beforeRetry
 /// The keys a call's options object may have.
 pub const CALL_KEYS: [&str; 3] = ["signal", "timeoutMs", "headers"];
 
-/// `paramsIn`: `"body"`, `"query"` or `"form"`.
-pub fn params_in(value: &Value) -> Result<ParamsIn, Error> {
-    match value {
-        Value::Undefined => Ok(ParamsIn::default()),
-        Value::Str(s) if s == "body" => Ok(ParamsIn::Body),
-        Value::Str(s) if s == "query" => Ok(ParamsIn::Query),
-        Value::Str(s) if s == "form" => Ok(ParamsIn::Form),
-        other => Err(Error::invalid(
-            "paramsIn",
-            "\"body\", \"query\" or \"form\"",
-            &other.shown(),
-        )),
-    }
+/// `paramsIn`: one of [`ParamsIn`]'s wire names. `None` when not given.
+pub fn params_in(value: &Value) -> Result<Option<ParamsIn>, Error> {
+    named(value, "paramsIn")
 }
 
-/// `credentials`: `None` leaves the platform default (`"same-origin"`).
+/// `credentials`: one of [`Credentials`]' wire names. `None` when not
+/// given, which leaves the platform default (`"same-origin"`).
 pub fn credentials(value: &Value) -> Result<Option<Credentials>, Error> {
-    match value {
-        Value::Undefined => Ok(None),
-        Value::Str(s) if s == "omit" => Ok(Some(Credentials::Omit)),
-        Value::Str(s) if s == "same-origin" => Ok(Some(Credentials::SameOrigin)),
-        Value::Str(s) if s == "include" => Ok(Some(Credentials::Include)),
-        other => Err(Error::invalid(
-            "credentials",
-            "\"omit\", \"same-origin\" or \"include\"",
-            &other.shown(),
-        )),
-    }
+    named(value, "credentials")
 }
 
-/// `timeoutMs`: finite and >= 0, `0` meaning none. `Ok(None)` when not
-/// given. A fraction of a millisecond rounds up (so it never becomes "none"),
-/// and more than [`MAX_TIMER_MS`] is cut to it.
-pub fn timeout_ms(value: &Value) -> Result<Option<u32>, Error> {
+/// An option whose value is one of `T`'s wire names.
+fn named<T: DeserializeOwned>(value: &Value, option: &str) -> Result<Option<T>, Error> {
+    match value {
+        Value::Undefined => return Ok(None),
+        Value::Str(name) => {
+            if let Some(parsed) = wire::parse::<T>(name) {
+                return Ok(Some(parsed));
+            }
+        }
+        _ => {}
+    }
+    Err(not_named(value, option, wire::names::<T>()))
+}
+
+/// The error for an option that is none of `names`.
+fn not_named(value: &Value, option: &str, names: &[&str]) -> Error {
+    Error::invalid(option, &wire::one_of(names, None), &value.shown())
+}
+
+/// `timeoutMs`: finite and >= 0, `0` meaning none. `None` when not given.
+/// The value is kept to the nanosecond, a fraction of one rounded up so
+/// that it never becomes "none"; [`duration_ms`] makes it the timer's.
+pub fn timeout(value: &Value) -> Result<Option<Duration>, Error> {
     match value {
         Value::Undefined => Ok(None),
+        // `as` saturates: a huge value is a huge wait, cut by `duration_ms`.
         Value::Number(n) if n.is_finite() && *n >= 0.0 => {
-            Ok(Some(n.ceil().min(f64::from(MAX_TIMER_MS)) as u32))
+            Ok(Some(Duration::from_nanos((n * 1e6).ceil() as u64)))
         }
         other => Err(Error::invalid(
             "timeoutMs",
@@ -92,12 +96,12 @@ pub fn duration_ms(timeout: Duration) -> u32 {
     u32::try_from(ms).unwrap_or(MAX_TIMER_MS).min(MAX_TIMER_MS)
 }
 
-/// `retries`: a whole number >= 0.
-pub fn retries(value: &Value) -> Result<u32, Error> {
+/// `retries`: a whole number >= 0. `None` when not given.
+pub fn retries(value: &Value) -> Result<Option<u32>, Error> {
     match value {
-        Value::Undefined => Ok(DEFAULT_RETRIES),
+        Value::Undefined => Ok(None),
         Value::Number(n) if value.as_integer().is_some() && *n >= 0.0 => {
-            Ok(n.min(u32::MAX as f64) as u32)
+            Ok(Some(n.min(u32::MAX as f64) as u32))
         }
         other => Err(Error::invalid(
             "retries",
@@ -121,21 +125,24 @@ pub fn check_option_key(key: &str, allowed: &[&str]) -> Result<(), Error> {
     Err(Error::validation(key, message))
 }
 
-/// The first checks on `baseUrl`, before the platform's `URL` parses it: an
+/// `baseUrl` as JavaScript passes it: a string, which
+/// [`check_base_url`] then checks.
+pub fn base_url_text(value: &Value) -> Result<&str, Error> {
+    match value {
+        Value::Str(url) => Ok(url),
+        other => Err(Error::invalid(
+            "baseUrl",
+            "an absolute http: or https: URL",
+            &other.shown(),
+        )),
+    }
+}
+
+/// The checks on `baseUrl`, before the platform's `URL` parses it: an
 /// absolute `http:` / `https:` URL without query, fragment or credentials.
 /// (`fetch` refuses URLs that carry credentials, and the message must not
 /// repeat them.)
-pub fn check_base_url(value: &Value) -> Result<&str, Error> {
-    let url = match value {
-        Value::Str(s) => s.as_str(),
-        other => {
-            return Err(Error::invalid(
-                "baseUrl",
-                "an absolute http: or https: URL",
-                &other.shown(),
-            ))
-        }
-    };
+pub fn check_base_url(url: &str) -> Result<(), Error> {
     let lower = url.get(..8).unwrap_or(url).to_ascii_lowercase();
     let rest = if lower.starts_with("https://") {
         url.get(8..)
@@ -148,16 +155,12 @@ pub fn check_base_url(value: &Value) -> Result<&str, Error> {
         return Err(Error::invalid(
             "baseUrl",
             "an absolute http: or https: URL",
-            &value.shown(),
+            &quoted(url),
         ));
     };
     let authority = rest.split('/').next().unwrap_or("");
     if authority.is_empty() {
-        return Err(Error::invalid(
-            "baseUrl",
-            "a URL with a host",
-            &value.shown(),
-        ));
+        return Err(Error::invalid("baseUrl", "a URL with a host", &quoted(url)));
     }
     if authority.contains('@') {
         return Err(Error::validation(
@@ -169,10 +172,10 @@ pub fn check_base_url(value: &Value) -> Result<&str, Error> {
         return Err(Error::invalid(
             "baseUrl",
             "a URL without query (?) or fragment (#)",
-            &value.shown(),
+            &quoted(url),
         ));
     }
-    Ok(url)
+    Ok(())
 }
 
 /// Joins the platform-normalised base URL and an operation's path with
@@ -225,21 +228,6 @@ pub fn check_headers(headers: &[(String, String)]) -> Result<(), Error> {
     Ok(())
 }
 
-/// `over` merged over `base`: a name in `over` replaces the same name
-/// (case-insensitively) in `base`.
-pub fn merge_headers(
-    base: &[(String, String)],
-    over: &[(String, String)],
-) -> Vec<(String, String)> {
-    let mut merged: Vec<(String, String)> = base
-        .iter()
-        .filter(|(name, _)| !over.iter().any(|(o, _)| o.eq_ignore_ascii_case(name)))
-        .cloned()
-        .collect();
-    merged.extend(over.iter().cloned());
-    merged
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -256,7 +244,7 @@ mod tests {
             "HTTP://x/prefix",
             "https://x/a/b//",
         ] {
-            assert!(check_base_url(&s(ok)).is_ok(), "{ok}");
+            assert!(check_base_url(ok).is_ok(), "{ok}");
         }
         for bad in [
             "ftp://x",
@@ -269,13 +257,16 @@ mod tests {
             "http://x/#top",
             "javascript:alert(1)",
         ] {
-            let err = check_base_url(&s(bad)).unwrap_err();
+            let err = check_base_url(bad).unwrap_err();
             assert_eq!(err.param(), Some("baseUrl"), "{bad}");
         }
-        let err = check_base_url(&s("http://me:hunter2@x/")).unwrap_err();
+        let err = check_base_url("http://me:hunter2@x/").unwrap_err();
         assert!(!err.message().contains("hunter2"));
-        assert!(check_base_url(&Value::Number(1.0)).is_err());
-        assert!(check_base_url(&Value::Undefined).is_err());
+        assert_eq!(base_url_text(&s("http://x")).ok(), Some("http://x"));
+        for bad in [Value::Number(1.0), Value::Undefined] {
+            let err = base_url_text(&bad).unwrap_err();
+            assert_eq!(err.param(), Some("baseUrl"));
+        }
     }
 
     #[test]
@@ -291,13 +282,20 @@ mod tests {
 
     #[test]
     fn timeouts() {
-        assert_eq!(timeout_ms(&Value::Undefined).ok(), Some(None));
-        assert_eq!(timeout_ms(&Value::Number(0.0)).ok(), Some(Some(0)));
-        assert_eq!(timeout_ms(&Value::Number(0.001)).ok(), Some(Some(1)));
-        assert_eq!(
-            timeout_ms(&Value::Number(1e12)).ok(),
-            Some(Some(MAX_TIMER_MS))
-        );
+        let ms = |value: f64| {
+            timeout(&Value::Number(value))
+                .ok()
+                .flatten()
+                .map(duration_ms)
+        };
+        assert_eq!(timeout(&Value::Undefined).ok(), Some(None));
+        assert_eq!(ms(0.0), Some(0));
+        assert_eq!(ms(0.001), Some(1));
+        assert_eq!(ms(1e-9), Some(1));
+        assert_eq!(ms(1.5), Some(2));
+        assert_eq!(ms(5_000.0), Some(5_000));
+        assert_eq!(ms(1e12), Some(MAX_TIMER_MS));
+        assert_eq!(ms(1e300), Some(MAX_TIMER_MS));
         for bad in [
             Value::Number(-1.0),
             Value::Number(f64::NAN),
@@ -305,7 +303,7 @@ mod tests {
             s("5"),
             Value::Null,
         ] {
-            let err = timeout_ms(&bad).unwrap_err();
+            let err = timeout(&bad).unwrap_err();
             assert_eq!(err.param(), Some("timeoutMs"));
         }
     }
@@ -331,9 +329,9 @@ mod tests {
 
     #[test]
     fn retries_are_whole_and_not_negative() {
-        assert_eq!(retries(&Value::Undefined).ok(), Some(DEFAULT_RETRIES));
-        assert_eq!(retries(&Value::Number(0.0)).ok(), Some(0));
-        assert_eq!(retries(&Value::Number(5.0)).ok(), Some(5));
+        assert_eq!(retries(&Value::Undefined).ok(), Some(None));
+        assert_eq!(retries(&Value::Number(0.0)).ok(), Some(Some(0)));
+        assert_eq!(retries(&Value::Number(5.0)).ok(), Some(Some(5)));
         for bad in [
             Value::Number(-1.0),
             Value::Number(1.5),
@@ -346,14 +344,23 @@ mod tests {
 
     #[test]
     fn enums() {
-        assert_eq!(params_in(&s("form")).ok(), Some(ParamsIn::Form));
-        assert!(params_in(&s("json")).is_err());
+        assert_eq!(params_in(&s("form")).ok(), Some(Some(ParamsIn::Form)));
+        assert_eq!(params_in(&Value::Undefined).ok(), Some(None));
+        let err = params_in(&s("json")).unwrap_err();
+        assert_eq!(
+            err.message(),
+            "paramsIn must be \"body\", \"query\" or \"form\"; got \"json\""
+        );
         assert_eq!(
             credentials(&s("include")).ok(),
             Some(Some(Credentials::Include))
         );
         assert_eq!(credentials(&Value::Undefined).ok(), Some(None));
-        assert!(credentials(&s("all")).is_err());
+        let err = credentials(&Value::Number(1.0)).unwrap_err();
+        assert_eq!(
+            err.message(),
+            "credentials must be \"omit\", \"same-origin\" or \"include\"; got 1"
+        );
     }
 
     #[test]
@@ -362,21 +369,6 @@ mod tests {
         let err = check_option_key("timeout", &CLIENT_KEYS).unwrap_err();
         assert_eq!(err.param(), Some("timeout"));
         assert!(err.message().contains("timeoutMs"));
-    }
-
-    #[test]
-    fn merges_headers_case_insensitively() {
-        let pair = |n: &str, v: &str| (n.to_string(), v.to_string());
-        let base = [pair("Authorization", "a"), pair("X-Keep", "k")];
-        let over = [pair("authorization", "b"), pair("X-New", "n")];
-        assert_eq!(
-            merge_headers(&base, &over),
-            vec![
-                pair("X-Keep", "k"),
-                pair("authorization", "b"),
-                pair("X-New", "n")
-            ]
-        );
     }
 
     #[test]
@@ -391,6 +383,41 @@ mod tests {
             let err = check_header_value("authorization", &format!("Bearer {bad}")).unwrap_err();
             assert_eq!(err.param(), Some("headers"));
             assert!(!err.message().contains("Bearer"));
+        }
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod properties {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    proptest! {
+        #[test]
+        fn join_puts_exactly_one_slash_between(base in "http://h(/[a-z]{0,5}){0,3}/{0,3}", path in "/{0,2}[a-z]{1,5}(/[a-z]{1,5}){0,2}") {
+            let joined = join(&base, &path);
+            let head = base.trim_end_matches('/');
+            let tail = path.trim_start_matches('/');
+            prop_assert_eq!(&joined, &format!("{head}/{tail}"));
+            prop_assert!(!joined[head.len()..].starts_with("//"));
+        }
+
+        #[test]
+        fn header_names_are_exactly_tokens(name in "\\PC{0,20}") {
+            let token = !name.is_empty()
+                && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b));
+            prop_assert_eq!(check_header_name(&name).is_ok(), token);
+        }
+
+        #[test]
+        fn header_values_are_latin1_without_cr_lf_nul(value in "\\PC{0,20}|[\\x00-\\xff]{0,20}") {
+            let ok = value.chars().all(|c| c as u32 <= 0xFF && !['\r', '\n', '\0'].contains(&c));
+            let checked = check_header_value("x-a", &value);
+            prop_assert_eq!(checked.is_ok(), ok);
+            if let Err(err) = checked {
+                prop_assert!(value.is_empty() || !err.message().contains(value.as_str()));
+            }
         }
     }
 }

@@ -57,6 +57,22 @@ pub fn secrets<'a>(headers: impl Iterator<Item = (&'a str, &'a str)>) -> Vec<Str
     found
 }
 
+/// Headers as the client shows them (to hooks, in `Debug` output): each
+/// credential header's value replaced by [`REDACTED`].
+pub fn shown(headers: &[(String, String)]) -> Vec<(String, String)> {
+    headers
+        .iter()
+        .map(|(name, value)| {
+            let value = if is_credential_header(&name.to_ascii_lowercase()) {
+                REDACTED.to_string()
+            } else {
+                value.clone()
+            };
+            (name.clone(), value)
+        })
+        .collect()
+}
+
 /// `text` with every secret (longest first, as [`secrets`] orders them)
 /// replaced by [`REDACTED`].
 pub fn redact(text: &str, secrets: &[String]) -> String {
@@ -146,6 +162,16 @@ mod tests {
     }
 
     #[test]
+    fn shown_headers_hide_credential_values_only() {
+        let pair = |n: &str, v: &str| (n.to_string(), v.to_string());
+        let headers = [pair("Cookie", "sid=1"), pair("X-Request-Id", "42")];
+        assert_eq!(
+            shown(&headers),
+            vec![pair("Cookie", REDACTED), pair("X-Request-Id", "42")]
+        );
+    }
+
+    #[test]
     fn redact_cuts_every_secret() {
         let secrets = secrets([("Authorization", "Bearer abcd1234")].into_iter());
         assert_eq!(
@@ -166,5 +192,20 @@ mod tests {
         // A name that merely contains a word counts; one that does not, not.
         assert!(is_credential_header("x-my-apikey"));
         assert!(!is_credential_header("x-ke"));
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod properties {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    proptest! {
+        #[test]
+        fn redaction_replaces_as_str_replace_does(secret in "[ab\u{e9}]{1,3}", text in "[ab\u{e9} ]{0,40}") {
+            let expected = text.replace(secret.as_str(), REDACTED);
+            prop_assert_eq!(redact(&text, std::slice::from_ref(&secret)), expected);
+        }
     }
 }

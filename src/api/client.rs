@@ -1,10 +1,10 @@
 //! The Rust API: [`UsersClient`], configured by [`ClientOptions`], called
 //! with [`CallOptions`]. The JS exports are a thin layer over it.
 //!
-//! A call checks its headers, asks the header provider once, builds its
-//! request once, then runs attempts (`exchange.rs`) until one answers well,
-//! fails for good, or the retries are spent, pausing between attempts as
-//! `retry.rs` says. Errors leave with the call's credentials cut out.
+//! A call resolves its headers once (the header provider asked once), builds
+//! its request once, then runs attempts until one answers well, fails for
+//! good, or the retry rule says to give up, pausing between attempts as that
+//! rule says. Errors leave with the call's credentials cut out.
 
 use std::rc::Rc;
 
@@ -13,19 +13,19 @@ use serde::de::DeserializeOwned;
 use wasm_bindgen::JsValue;
 use web_sys::AbortSignal;
 
-use crate::answer::judge;
-use crate::client_options::{CallOptions, ClientOptions};
-use crate::error::{Cause, Error, ErrorKind};
-use crate::exchange::{attempt, failure_detail, Failure};
-use crate::hooks::{AttemptInfo, ResponseInfo, RetryInfo};
-use crate::interop::Rejection;
-use crate::model::{Count, CountParams, Envelope, ListParams, Operation, ParamsIn};
-use crate::options::{check_base_url, check_headers, duration_ms, join};
-use crate::params::check_list_params;
-use crate::request::{self, params_object, Headers};
-use crate::retry;
-use crate::value::Value;
-use crate::wait::{is_aborted, Stop, Stopped};
+use crate::api::hooks::{AttemptInfo, ResponseInfo, RetryInfo};
+use crate::api::options::{CallOptions, ClientOptions};
+use crate::error::{Error, ErrorKind};
+use crate::model::{Count, CountParams, Envelope, ListParams, Operation};
+use crate::rules::headers::Resolved;
+use crate::rules::options::{check_base_url, check_headers, duration_ms, join};
+use crate::rules::params::check_list_params;
+use crate::rules::retry;
+use crate::transport::fetch::answer::judge;
+use crate::transport::fetch::exchange::{attempt, Answer, Failure};
+use crate::transport::fetch::rejection::{failure_detail, Rejection};
+use crate::transport::fetch::request::{self, base_href, params_object, Headers, Request};
+use crate::transport::fetch::wait::{is_aborted, Stop, Stopped};
 
 /// What every call returns outside wasm32, where there is no JS `fetch`.
 const NEEDS_FETCH: &str =
@@ -53,7 +53,7 @@ pub struct UsersClient {
     config: Rc<Config>,
 }
 
-/// Shows the options (header values left out: they may be credentials).
+/// Shows the options (credential header values read `"[REDACTED]"`).
 impl std::fmt::Debug for UsersClient {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("UsersClient")
@@ -72,26 +72,34 @@ struct Config {
     prepared: Option<Headers>,
 }
 
+/// A failed attempt: the error, and the answer's `Retry-After`, if any.
+struct Failed {
+    rejection: Rejection,
+    retry_after: Option<String>,
+}
+
+impl From<Rejection> for Failed {
+    fn from(rejection: Rejection) -> Failed {
+        Failed {
+            rejection,
+            retry_after: None,
+        }
+    }
+}
+
 impl UsersClient {
     /// Checks the options: a bad base URL or header is a
     /// [`ErrorKind::Validation`] error. Outside wasm32 the same checks
     /// run, but the platform's `URL` does not parse the base URL.
     pub fn new(options: ClientOptions) -> Result<UsersClient, Error> {
-        let base = Value::Str(options.base_url.clone());
-        let text = check_base_url(&base)?;
+        check_base_url(&options.base_url)?;
         check_headers(&options.headers)?;
-        let href = if cfg!(target_arch = "wasm32") {
-            web_sys::Url::new(text)
-                .map_err(|cause| {
-                    Error::invalid("baseUrl", "a valid absolute URL", &base.shown())
-                        .with_source(Cause::new(failure_detail(&cause)))
-                })?
-                .href()
-        } else {
-            text.to_string()
-        };
-        let prepared = (cfg!(target_arch = "wasm32") && options.header_provider.is_none())
-            .then(|| Headers::new(&options.headers, &[], options.params_in));
+        let href = base_href(&options.base_url)?;
+        let prepared =
+            (cfg!(target_arch = "wasm32") && options.header_provider.is_none()).then(|| {
+                let resolved = Resolved::new(&options.headers, &[], &[], options.params_in);
+                Headers::new(resolved)
+            });
         Ok(UsersClient {
             config: Rc::new(Config {
                 count_url: join(&href, Operation::Count.path()),
@@ -101,11 +109,6 @@ impl UsersClient {
                 prepared,
             }),
         })
-    }
-
-    /// Where this client sends params.
-    pub fn params_in(&self) -> ParamsIn {
-        self.config.options.params_in
     }
 
     /// `POST {baseUrl}/api/users/count`.
@@ -140,11 +143,15 @@ impl UsersClient {
             .map_err(|rejection| rejection.error)
     }
 
-    /// A call for a binding to JavaScript (the crate's JS layer): `params`
-    /// is the object of checked params to send; resolves with the parsed
-    /// body, a checked envelope, and rejects with the error and the JS value
-    /// behind it, credentials cut out of both.
-    pub async fn call_js(
+    /// The options this client was made with.
+    pub(crate) fn options(&self) -> &ClientOptions {
+        &self.config.options
+    }
+
+    /// A call with `params`, the object of checked params to send: resolves
+    /// with the parsed body, a checked envelope, and rejects with the error
+    /// and the JS value behind it, credentials cut out of both.
+    pub(crate) async fn call(
         &self,
         operation: Operation,
         params: &Object,
@@ -173,6 +180,8 @@ impl UsersClient {
             .map_err(|rejection| rejection.redact(&secrets))
     }
 
+    /// The attempts of a call, until one answers well or the retry rule
+    /// gives up. `secrets` receives the credentials to cut out of errors.
     async fn run(
         &self,
         operation: Operation,
@@ -185,25 +194,8 @@ impl UsersClient {
         if is_aborted(signal) {
             return Err(aborted(signal));
         }
-        check_headers(&options.headers)?;
-        let headers = match (&config.options.header_provider, &config.prepared) {
-            (None, Some(prepared)) if options.headers.is_empty() => prepared.clone(),
-            (Some(provider), _) => {
-                let given = Stop::new(None, signal)
-                    .until(provider())
-                    .await
-                    .map_err(|_| aborted(signal))??;
-                check_headers(&given)?;
-                let base = crate::options::merge_headers(&config.options.headers, &given);
-                Headers::new(&base, &options.headers, config.options.params_in)
-            }
-            _ => Headers::new(
-                &config.options.headers,
-                &options.headers,
-                config.options.params_in,
-            ),
-        };
-        secrets.clone_from(&headers.secrets);
+        let headers = self.headers(options).await?;
+        *secrets = headers.resolved.secrets.clone();
         let secrets: &[String] = secrets;
         let url = match operation {
             Operation::Count => &config.count_url,
@@ -217,74 +209,127 @@ impl UsersClient {
             config.options.credentials,
         )?;
         let timeout_ms = options.timeout.map_or(config.timeout_ms, duration_ms);
-        let fetch = config.options.fetch.as_ref();
-        let hooks = &config.options.hooks;
         let mut retries_done = 0;
         loop {
             let number = retries_done + 1;
-            // What the hooks see of this attempt, built only if one is set.
-            let info = hooks.any().then(|| AttemptInfo {
-                operation,
-                url: request.url.clone(),
-                attempt: number,
-                headers: headers.shown(),
-            });
-            if let (Some(hook), Some(info)) = (&hooks.before_request, &info) {
-                hook(info);
-            }
+            let info = self.before_attempt(operation, &request, &headers, number);
             let sent_at = js_sys::Date::now();
-            let arrived = |http_status: u16| {
-                if let (Some(hook), Some(info)) = (&hooks.after_response, &info) {
-                    hook(&ResponseInfo {
-                        request: info.clone(),
-                        http_status,
-                        duration_ms: js_sys::Date::now() - sent_at,
-                    });
-                }
-            };
+            let arrived = |http_status: u16| self.arrived(info.as_ref(), http_status, sent_at);
+            let fetch = config.options.fetch.as_ref();
             let outcome = attempt(&request, fetch, timeout_ms, signal, &arrived).await;
-            // An abort that came after the body but before this line wins:
-            // the caller has not been answered yet.
-            if is_aborted(signal) {
-                return Err(aborted(signal));
-            }
-            let (failed, retry_after) = match outcome {
-                Ok(answer) => {
-                    let retry_after = answer.retry_after.clone();
-                    match judge(answer, operation) {
-                        Ok(body) => return Ok(body),
-                        Err(error) => (Rejection::from(error), retry_after),
-                    }
-                }
-                Err(failure) => (failure_error(failure, &request.url, signal), None),
+            let failed = match settle(outcome, operation, &request.url, signal) {
+                Ok(body) => return Ok(body),
+                Err(failed) => failed,
             };
-            let error = &failed.error;
-            if retries_done >= config.options.retries
-                || !retry::is_retryable(error.kind(), error.http_status())
-            {
-                return Err(failed);
-            }
-            retries_done += 1;
-            let delay = retry::delay_ms(
+            let Some(delay) = retry::next_delay(
+                &failed.rejection.error,
                 retries_done,
+                config.options.retries,
                 js_sys::Math::random(),
-                retry_after.as_deref(),
+                failed.retry_after.as_deref(),
                 js_sys::Date::now(),
-            );
-            if let Some(hook) = &hooks.before_retry {
-                let shown = failed.redact(secrets);
+            ) else {
+                return Err(failed.rejection);
+            };
+            retries_done += 1;
+            if let Some(hook) = &config.options.hooks.before_retry {
+                let shown = failed.rejection.redact(secrets);
                 hook(&RetryInfo {
                     operation,
                     attempt: number,
                     error: shown.error,
-                    cause: shown.cause,
                     delay_ms: delay,
+                    cause: shown.cause,
                 });
             }
             if Stop::new(Some(delay as u32), signal).wait().await == Stopped::Aborted {
                 return Err(aborted(signal));
             }
         }
+    }
+
+    /// The call's headers: the client's, the provider's (asked once per
+    /// call; the call's signal ends the wait) and the call's, each checked.
+    async fn headers(&self, options: &CallOptions) -> Result<Headers, Rejection> {
+        let config = &*self.config;
+        check_headers(&options.headers)?;
+        let provided = match (&config.options.header_provider, &config.prepared) {
+            (None, Some(prepared)) if options.headers.is_empty() => return Ok(prepared.clone()),
+            (None, _) => Vec::new(),
+            (Some(provider), _) => {
+                let signal = options.signal.as_ref();
+                let given = Stop::new(None, signal)
+                    .until(provider.provide())
+                    .await
+                    .map_err(|_| aborted(signal))??;
+                check_headers(&given)?;
+                given
+            }
+        };
+        let resolved = Resolved::new(
+            &config.options.headers,
+            &provided,
+            &options.headers,
+            config.options.params_in,
+        );
+        Ok(Headers::new(resolved))
+    }
+
+    /// What the hooks see of attempt `number` (built only if a hook is
+    /// set), after `beforeRequest` saw it.
+    fn before_attempt(
+        &self,
+        operation: Operation,
+        request: &Request,
+        headers: &Headers,
+        number: u32,
+    ) -> Option<AttemptInfo> {
+        let hooks = &self.config.options.hooks;
+        let info = hooks.any().then(|| AttemptInfo {
+            operation,
+            url: request.url.clone(),
+            attempt: number,
+            headers: headers.resolved.shown(),
+        });
+        if let (Some(hook), Some(info)) = (&hooks.before_request, &info) {
+            hook(info);
+        }
+        info
+    }
+
+    /// Tells `afterResponse` that the attempt's response headers arrived.
+    fn arrived(&self, info: Option<&AttemptInfo>, http_status: u16, sent_at: f64) {
+        if let (Some(hook), Some(info)) = (&self.config.options.hooks.after_response, info) {
+            hook(&ResponseInfo {
+                request: info.clone(),
+                http_status,
+                duration_ms: js_sys::Date::now() - sent_at,
+            });
+        }
+    }
+}
+
+/// What an attempt came to: the parsed body of a good answer, or why it
+/// failed. An abort that came after the body wins: the caller has not been
+/// answered yet.
+fn settle(
+    outcome: Result<Answer, Failure>,
+    operation: Operation,
+    url: &str,
+    signal: Option<&AbortSignal>,
+) -> Result<JsValue, Failed> {
+    if is_aborted(signal) {
+        return Err(aborted(signal).into());
+    }
+    match outcome {
+        Ok(answer) => {
+            let retry_after = answer.retry_after.clone();
+            judge(answer, operation).map_err(|error| Failed {
+                rejection: error.into(),
+                retry_after,
+            })
+        }
+        Err(failure) => Err(failure_error(failure, url, signal).into()),
     }
 }
 

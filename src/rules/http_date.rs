@@ -140,3 +140,53 @@ mod tests {
         }
     }
 }
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod properties {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// An IMF-fixdate, written independently of the parser under test.
+    fn imf_fixdate(seconds: i64) -> String {
+        const DAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
+        const MONTHS: [&str; 12] = [
+            "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+        ];
+        let days = seconds.div_euclid(86_400);
+        let rest = seconds.rem_euclid(86_400);
+        // civil_from_days (Howard Hinnant), the inverse of what the parser uses.
+        let z = days + 719_468;
+        let era = z.div_euclid(146_097);
+        let doe = z - era * 146_097;
+        let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        let mp = (5 * doy + 2) / 153;
+        let day = doy - (153 * mp + 2) / 5 + 1;
+        let month = if mp < 10 { mp + 3 } else { mp - 9 };
+        let year = yoe + era * 400 + i64::from(month <= 2);
+        format!(
+            "{}, {:02} {} {:04} {:02}:{:02}:{:02} GMT",
+            DAYS[days.rem_euclid(7) as usize],
+            day,
+            MONTHS[(month - 1) as usize],
+            year,
+            rest / 3_600,
+            rest % 3_600 / 60,
+            rest % 60
+        )
+    }
+
+    proptest! {
+        #[test]
+        fn http_dates_parse_back_exactly(seconds in 0i64..253_402_300_799) {
+            let date = imf_fixdate(seconds);
+            prop_assert_eq!(parse_http_date(&date), Some(seconds as f64 * 1_000.0), "{}", date);
+        }
+
+        #[test]
+        fn http_date_parsing_never_panics(text in "\\PC{0,40}") {
+            let _ = parse_http_date(&text);
+        }
+    }
+}

@@ -1,17 +1,17 @@
-//! An answer that arrived, judged: the envelope to resolve with, or the
-//! error. The rules are the pure `envelope.rs`; this module reads what they
-//! need from the body as the platform's `JSON.parse` made it, through
-//! `Reflect`, without copying the body into Rust: the caller gets that very
-//! object. Only an error copies the body's text into Rust.
+//! An answer that arrived, judged by the envelope rules: the envelope to
+//! resolve with, or the error. This module reads what the rules need from
+//! the body as the platform's `JSON.parse` made it, through `Reflect`,
+//! without copying the body into Rust: the caller gets that very object.
+//! Only an error copies the body's text into Rust.
 
 use js_sys::JsString;
 use wasm_bindgen::prelude::*;
 
-use crate::envelope::{check_success, EnvelopeView};
-use crate::error::{Error, ErrorKind};
-use crate::exchange::Answer;
+use crate::error::Error;
 use crate::model::Operation;
-use crate::value::Value;
+use crate::rules::envelope::{judge as judge_envelope, EnvelopeView};
+use crate::rules::value::Value;
+use crate::transport::fetch::exchange::Answer;
 
 #[wasm_bindgen]
 extern "C" {
@@ -26,22 +26,11 @@ const BODY_CUT: u32 = 65_536;
 
 /// The envelope to resolve with (the parsed body itself), or the error.
 pub fn judge(answer: Answer, operation: Operation) -> Result<JsValue, Error> {
-    let ok = (200..300).contains(&answer.http_status);
     let parsed = parse_json(&answer.text).ok();
-    let failed = match &parsed {
-        Some(body) => {
-            let view = envelope_view(body);
-            if ok {
-                match check_success(operation, &view) {
-                    Ok(()) => return Ok(body.clone()),
-                    Err(error) => error,
-                }
-            } else {
-                http_error(answer.http_status).with_status(view.envelope_status())
-            }
-        }
-        None if ok => Error::new(ErrorKind::Decode, "the response body is not JSON"),
-        None => http_error(answer.http_status),
+    let view = parsed.as_ref().map(envelope_view);
+    let failed = match judge_envelope(operation, answer.http_status, view.as_ref()) {
+        Ok(()) => return Ok(parsed.unwrap_or_default()),
+        Err(error) => error,
     };
     // The error keeps the body's text: the whole of a JSON body (the JS
     // layer parses it again for `UsersApiError.body`), the rest cut.
@@ -59,16 +48,6 @@ pub fn judge(answer: Answer, operation: Operation) -> Result<JsValue, Error> {
         answer.text.slice(0, end)
     };
     Err(failed.with_response(answer.http_status, String::from(&text), json))
-}
-
-fn http_error(http_status: u16) -> Error {
-    // Written as an i64, like the API status in envelope.rs: one integer
-    // `Display` in the `.wasm`, not one per integer type.
-    let http_status = i64::from(http_status);
-    Error::new(
-        ErrorKind::Http,
-        format!("the server answered HTTP {http_status}"),
-    )
 }
 
 /// Reads the few fields the envelope rules need: `status`, whether

@@ -7,8 +7,8 @@
 //! unless the answer carried a `Retry-After`, which wins, capped at
 //! [`MAX_RETRY_AFTER_MS`].
 
-use crate::error::ErrorKind;
-use crate::http_date::parse_http_date;
+use crate::error::{Error, ErrorKind};
+use crate::rules::http_date::parse_http_date;
 
 /// The first retry waits about this long (between half and all of it).
 pub const BASE_DELAY_MS: f64 = 300.0;
@@ -70,6 +70,25 @@ pub fn delay_ms(retry: u32, random: f64, retry_after: Option<&str>, now_ms: f64)
     retry_after
         .and_then(|value| retry_after_ms(value, now_ms))
         .unwrap_or_else(|| backoff_ms(retry, random))
+}
+
+/// The decision after a failed attempt: `Some(wait)` to try again after
+/// `wait` milliseconds, `None` to give up with `error`. `retries_done` is
+/// how many retries came before; `retries` how many the options allow;
+/// `random` is in `[0, 1)`; `retry_after` is the answer's `Retry-After`;
+/// `now_ms` is the time since the Unix epoch.
+pub fn next_delay(
+    error: &Error,
+    retries_done: u32,
+    retries: u32,
+    random: f64,
+    retry_after: Option<&str>,
+    now_ms: f64,
+) -> Option<f64> {
+    if retries_done >= retries || !is_retryable(error.kind(), error.http_status()) {
+        return None;
+    }
+    Some(delay_ms(retries_done + 1, random, retry_after, now_ms))
 }
 
 #[cfg(test)]
@@ -139,5 +158,67 @@ mod tests {
         assert_eq!(delay_ms(1, 0.0, Some("1"), 0.0), 1_000.0);
         assert_eq!(delay_ms(1, 0.0, Some("garbage"), 0.0), 150.0);
         assert_eq!(delay_ms(2, 0.0, None, 0.0), 300.0);
+    }
+
+    #[test]
+    fn the_decision_after_a_failure() {
+        let busy = Error::new(ErrorKind::Http, "busy").with_response(503, String::new(), false);
+        // Two retries allowed: the first two failures wait, the third gives up.
+        assert_eq!(next_delay(&busy, 0, 2, 0.0, None, 0.0), Some(150.0));
+        assert_eq!(next_delay(&busy, 1, 2, 0.0, None, 0.0), Some(300.0));
+        assert_eq!(next_delay(&busy, 2, 2, 0.0, None, 0.0), None);
+        assert_eq!(next_delay(&busy, 0, 0, 0.0, None, 0.0), None);
+        // Retry-After wins over the backoff.
+        assert_eq!(next_delay(&busy, 0, 2, 0.0, Some("2"), 0.0), Some(2_000.0));
+        // Never after what retrying cannot mend.
+        let not_found =
+            Error::new(ErrorKind::Http, "gone").with_response(404, String::new(), false);
+        assert_eq!(next_delay(&not_found, 0, 5, 0.0, Some("1"), 0.0), None);
+        for kind in [
+            ErrorKind::Validation,
+            ErrorKind::Aborted,
+            ErrorKind::Api,
+            ErrorKind::Decode,
+        ] {
+            assert_eq!(
+                next_delay(&Error::new(kind, "x"), 0, 5, 0.0, None, 0.0),
+                None
+            );
+        }
+        for kind in [ErrorKind::Network, ErrorKind::Timeout] {
+            assert_eq!(
+                next_delay(&Error::new(kind, "x"), 0, 5, 0.5, None, 0.0),
+                Some(225.0)
+            );
+        }
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod properties {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    proptest! {
+        #[test]
+        fn retry_after_is_never_negative_nor_over_the_cap(text in ".{0,40}", now in 0f64..4e12) {
+            if let Some(wait) = retry_after_ms(&text, now) {
+                prop_assert!((0.0..=MAX_RETRY_AFTER_MS).contains(&wait));
+            }
+        }
+
+        #[test]
+        fn retry_after_seconds_round_trip(seconds in 0u64..10_000_000) {
+            let expected = (seconds as f64 * 1_000.0).min(MAX_RETRY_AFTER_MS);
+            prop_assert_eq!(retry_after_ms(&seconds.to_string(), 0.0), Some(expected));
+        }
+
+        #[test]
+        fn backoff_stays_within_half_and_all_of_its_cap(retry in 1u32..100, random in 0f64..1.0) {
+            let full = (300.0 * 2f64.powi(retry.min(30) as i32 - 1)).min(MAX_BACKOFF_MS);
+            let wait = backoff_ms(retry, random);
+            prop_assert!(wait >= full / 2.0 && wait <= full, "{} not in [{}, {}]", wait, full / 2.0, full);
+        }
     }
 }

@@ -184,7 +184,7 @@ fn why(settled: &Result<JsValue, JsValue>) -> Stopped {
 
 /// Waits for `work` (a promise, or a value taken as a resolved one) to
 /// settle. Dropping the wait before that leaves nothing behind: it races a
-/// [`Stop`] of its own, with no timer and no signal, that the drop settles.
+/// `Stop` of its own, with no timer and no signal, that the drop settles.
 pub async fn settled(work: &JsValue) -> Result<JsValue, JsValue> {
     let stop = Stop::new(None, None);
     // That stop comes only when this future is dropped, after the race.

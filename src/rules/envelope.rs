@@ -1,12 +1,12 @@
-//! The checks on a decoded body (the contract's "Responses"): is it an
-//! envelope `{ status, result }`, is `status` 200, and for count, is
-//! `result.totalUsers` a safe whole number. `js::EnvelopeView` reads the few
-//! fields these need from the parsed JS object; the object itself is never
-//! copied into Rust and is handed to the caller as the platform parsed it.
+//! The judgement of an answer (the contract's "Responses"): an HTTP status
+//! outside 2xx is an `http` error; a 2xx body must be JSON and an envelope
+//! `{ status, result }` with `status` 200, and for count, `result.totalUsers`
+//! a safe whole number. A transport reads the few fields these need into an
+//! [`EnvelopeView`]; the body itself stays where the transport parsed it.
 
 use crate::error::{Error, ErrorKind};
 use crate::model::Operation;
-use crate::value::Value;
+use crate::rules::value::Value;
 
 /// The largest integer JS numbers hold exactly: 2^53 - 1.
 pub const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
@@ -37,6 +37,36 @@ impl EnvelopeView {
             None
         }
     }
+}
+
+/// Judges an answer: its HTTP status, and the view of its body, `None`
+/// when the body is not JSON. `Ok` means the caller gets the body as it
+/// is; the error has no response attached yet (the transport adds the body).
+pub fn judge(
+    operation: Operation,
+    http_status: u16,
+    view: Option<&EnvelopeView>,
+) -> Result<(), Error> {
+    let ok = (200..300).contains(&http_status);
+    match view {
+        Some(view) if ok => check_success(operation, view),
+        Some(view) => Err(http_error(http_status).with_status(view.envelope_status())),
+        None if ok => Err(Error::new(
+            ErrorKind::Decode,
+            "the response body is not JSON",
+        )),
+        None => Err(http_error(http_status)),
+    }
+}
+
+fn http_error(http_status: u16) -> Error {
+    // Written as an i64, like the API status below: one integer `Display`
+    // in the `.wasm`, not one per integer type.
+    let http_status = i64::from(http_status);
+    Error::new(
+        ErrorKind::Http,
+        format!("the server answered HTTP {http_status}"),
+    )
 }
 
 /// Checks a 2xx answer's parsed body for `operation`. `Ok` means the caller
@@ -194,6 +224,47 @@ mod tests {
             let err = check_success(Operation::Count, &v).unwrap_err();
             assert_eq!(err.kind(), ErrorKind::Decode);
             assert_eq!(err.status(), None);
+        }
+    }
+
+    #[test]
+    fn judging_answers() {
+        let good = count_ok(3.0);
+        assert!(judge(Operation::Count, 200, Some(&good)).is_ok());
+        assert!(judge(Operation::Count, 204, Some(&good)).is_ok());
+        let err = judge(Operation::Count, 200, None).unwrap_err();
+        assert_eq!(
+            (err.kind(), err.message()),
+            (ErrorKind::Decode, "the response body is not JSON")
+        );
+        let err = judge(Operation::List, 503, None).unwrap_err();
+        assert_eq!((err.kind(), err.status()), (ErrorKind::Http, None));
+        assert_eq!(err.message(), "the server answered HTTP 503");
+        // An error answer that is an envelope keeps its status.
+        let refused = view(Value::Number(429.0), Value::Null, Value::Undefined);
+        let err = judge(Operation::List, 429, Some(&refused)).unwrap_err();
+        assert_eq!((err.kind(), err.status()), (ErrorKind::Http, Some(429)));
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod properties {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    proptest! {
+        #[test]
+        fn count_totals_pass_exactly_when_safe_whole_numbers(total in prop_oneof![any::<f64>(), (0u64..1 << 54).prop_map(|n| n as f64), -5f64..5.0]) {
+            let view = EnvelopeView {
+                body: Value::Object,
+                status: Value::Number(200.0),
+                has_result: true,
+                result: Value::Object,
+                total_users: Value::Number(total),
+            };
+            let safe = total.is_finite() && total.fract() == 0.0 && (0.0..=MAX_SAFE_INTEGER).contains(&total);
+            prop_assert_eq!(check_success(Operation::Count, &view).is_ok(), safe);
         }
     }
 }

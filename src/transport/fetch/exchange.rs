@@ -5,13 +5,9 @@
 //! The `fetch` called is the `fetch` option or, without it, the global
 //! `fetch` looked up at each attempt, always as `fetch(url, init)`; what it
 //! throws, rejects with or resolves to is checked here, and the answer is
-//! read as a `web_sys::Response`. gloo-net's `Request::send` is not used:
-//! it calls the global `fetch` itself and panics (a trap, for every later
-//! call) when that resolves to something that is not a `Response` or rejects
-//! with something that is not an `Error`, which a replaced `globalThis.fetch`
-//! (a test suite's stub, a polyfill) does; and in Node the `Request` object
-//! it needs made each call about 1.3 times slower (README, "Performance").
-//! Each wait is a [`Stop::race`] in JS against the attempt's timer and the
+//! read as a `web_sys::Response`, never trusted to be one: a replaced
+//! `globalThis.fetch` (a test suite's stub, a polyfill) may resolve with
+//! anything or reject with something that is not an `Error`. Each wait is a [`Stop::race`] in JS against the attempt's timer and the
 //! caller's signal, since a replaced or custom `fetch` may ignore the
 //! request's signal and never settle: the attempt then leaves nothing
 //! behind on its promise but JS functions.
@@ -23,9 +19,9 @@ use js_sys::{Function, JsString, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{AbortController, AbortSignal};
 
-use crate::request::Request;
-use crate::retry::is_retryable_status;
-use crate::wait::{is_aborted, Stop, Stopped};
+use crate::rules::retry::is_retryable_status;
+use crate::transport::fetch::request::Request;
+use crate::transport::fetch::wait::{is_aborted, Stop, Stopped};
 
 /// A response that arrived, with its whole body.
 pub struct Answer {
@@ -166,38 +162,4 @@ async fn call_fetch(
         return Err(Failure::NotAResponse);
     }
     Ok(resolved.unchecked_into())
-}
-
-/// Why `fetch` failed, in a few words: the error's name and message, and
-/// the code or message of its cause (Node's undici hides ECONNREFUSED
-/// there). At most 300 characters.
-pub fn failure_detail(cause: &JsValue) -> String {
-    let read = |object: &JsValue, key: &str| {
-        Reflect::get(object, &key.into())
-            .ok()
-            .and_then(|v| v.as_string())
-    };
-    let mut text = match cause.dyn_ref::<js_sys::Error>() {
-        Some(error) => format!(
-            "{}: {}",
-            read(error, "name").unwrap_or_default(),
-            read(error, "message").unwrap_or_default()
-        ),
-        None => match cause.as_string() {
-            Some(text) => text,
-            None => crate::value::Value::of(cause).shown(),
-        },
-    };
-    if cause.is_object() {
-        let inner = Reflect::get(cause, &"cause".into()).unwrap_or(JsValue::UNDEFINED);
-        if inner.is_truthy() {
-            let detail = read(&inner, "code")
-                .or_else(|| read(&inner, "message"))
-                .or_else(|| inner.as_string());
-            if let Some(detail) = detail {
-                text = format!("{text} ({detail})");
-            }
-        }
-    }
-    text.chars().take(300).collect()
 }

@@ -1,23 +1,27 @@
 //! Validation of the `params` of `countUsers` / `listUsers`
 //! (the contract's "Validation" section), before anything is sent.
 //!
-//! The result is a plan: which keys to send and whether to send the caller's
-//! own JS value or a fixed text (a boolean `active` goes out as `"true"` /
-//! `"false"`). Encoding the plan is left to the platform's `JSON`,
-//! `URLSearchParams` and `URL`, never done by hand.
+//! Each param checked says what it is: `query` and `active` go into the
+//! model ([`CountParams`](crate::CountParams)'s fields, serialized by serde,
+//! so a boolean `active` goes out as `"true"` / `"false"`), every other
+//! list param is sent as the caller gave it. Encoding is left to the
+//! platform's `JSON`, `URLSearchParams` and `URL`, never done by hand.
 
-use crate::envelope::MAX_SAFE_INTEGER;
 use crate::error::Error;
-use crate::model::{ListParams, Operation, ParamsIn, ACTIVE_EXPECTED};
-use crate::value::{quoted, Value};
+use crate::model::{active_expected, Active, ListParams, Operation, ParamsIn};
+use crate::rules::envelope::MAX_SAFE_INTEGER;
+use crate::rules::value::{quoted, Value};
+use crate::wire;
 
-/// What to send for one param.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outgoing {
-    /// The caller's value, unchanged (the platform encodes it).
+/// A param that passed its checks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Param {
+    /// `query`: this text.
+    Query(String),
+    /// `active`: this value (from one of its names or a boolean).
+    Active(Active),
+    /// Any other list param: sent as the caller gave it.
     AsGiven,
-    /// A fixed text instead of the caller's value.
-    Fixed(&'static str),
 }
 
 /// Checks the `params` argument itself: a plain object, `undefined` or `null`.
@@ -34,21 +38,21 @@ pub fn check_params_value(params: &Value) -> Result<bool, Error> {
     }
 }
 
-/// Checks one param and says what to send for it; `None` means "not sent"
+/// Checks one param and says what it is; `None` means "not sent"
 /// (`undefined` and `null`).
 pub fn check_param(
     operation: Operation,
     params_in: ParamsIn,
     key: &str,
     value: &Value,
-) -> Result<Option<Outgoing>, Error> {
+) -> Result<Option<Param>, Error> {
     if value.is_missing() {
         return Ok(None);
     }
     match key {
-        "active" => check_active(value).map(Some),
+        "active" => check_active(value).map(|active| Some(Param::Active(active))),
         "query" => match value {
-            Value::Str(_) => Ok(Some(Outgoing::AsGiven)),
+            Value::Str(text) => Ok(Some(Param::Query(text.clone()))),
             other => Err(Error::invalid("query", "a string", &other.shown())),
         },
         _ if operation == Operation::Count => Err(Error::validation(
@@ -92,21 +96,21 @@ pub fn check_list_params(params: &ListParams) -> Result<(), Error> {
     Ok(())
 }
 
-/// `active`: one of the three strings, or a boolean sent as its string.
-fn check_active(value: &Value) -> Result<Outgoing, Error> {
-    match value {
-        Value::Str(s) if s == "all" || s == "true" || s == "false" => Ok(Outgoing::AsGiven),
-        Value::Bool(true) => Ok(Outgoing::Fixed("true")),
-        Value::Bool(false) => Ok(Outgoing::Fixed("false")),
-        other => Err(Error::invalid("active", ACTIVE_EXPECTED, &other.shown())),
-    }
+/// `active`: one of its names, or a boolean.
+fn check_active(value: &Value) -> Result<Active, Error> {
+    let active = match value {
+        Value::Str(name) => wire::parse::<Active>(name),
+        Value::Bool(b) => Some(Active::from(*b)),
+        _ => None,
+    };
+    active.ok_or_else(|| Error::invalid("active", &active_expected(), &value.shown()))
 }
 
 /// A list param other than `query` / `active`. In a query string or a form
 /// only scalars have a meaning; in a JSON body anything JSON can carry
 /// passes. Non-finite numbers are refused everywhere: JSON would turn them
 /// into `null` and a query string into `"NaN"`, silently.
-fn check_passed_through(params_in: ParamsIn, key: &str, value: &Value) -> Result<Outgoing, Error> {
+fn check_passed_through(params_in: ParamsIn, key: &str, value: &Value) -> Result<Param, Error> {
     let ok = match value {
         Value::Str(_) | Value::Bool(_) => true,
         Value::Number(n) => n.is_finite(),
@@ -115,7 +119,7 @@ fn check_passed_through(params_in: ParamsIn, key: &str, value: &Value) -> Result
         Value::Function | Value::Undefined | Value::Null => false,
     };
     if ok {
-        return Ok(Outgoing::AsGiven);
+        return Ok(Param::AsGiven);
     }
     let expected = match params_in {
         ParamsIn::Body => "a JSON value (not a function, symbol, bigint, NaN or Infinity)",
@@ -131,25 +135,29 @@ mod tests {
     use super::*;
     use crate::error::ErrorKind;
 
-    fn check(op: Operation, key: &str, value: Value) -> Result<Option<Outgoing>, Error> {
+    fn check(op: Operation, key: &str, value: Value) -> Result<Option<Param>, Error> {
         check_param(op, ParamsIn::Body, key, &value)
     }
 
     #[test]
     fn active_accepts_the_three_strings_and_booleans() {
-        for s in ["all", "true", "false"] {
+        for (s, active) in [
+            ("all", Active::All),
+            ("true", Active::True),
+            ("false", Active::False),
+        ] {
             assert_eq!(
                 check(Operation::Count, "active", Value::Str(s.into())).ok(),
-                Some(Some(Outgoing::AsGiven))
+                Some(Some(Param::Active(active)))
             );
         }
         assert_eq!(
             check(Operation::Count, "active", Value::Bool(true)).ok(),
-            Some(Some(Outgoing::Fixed("true")))
+            Some(Some(Param::Active(Active::True)))
         );
         assert_eq!(
             check(Operation::List, "active", Value::Bool(false)).ok(),
-            Some(Some(Outgoing::Fixed("false")))
+            Some(Some(Param::Active(Active::False)))
         );
     }
 
@@ -172,7 +180,11 @@ mod tests {
             assert_eq!(err.kind(), ErrorKind::Validation);
             assert_eq!(err.param(), Some("active"));
             assert!(err.message().contains(&value.shown()), "{}", err.message());
-            assert!(err.message().contains(ACTIVE_EXPECTED), "{}", err.message());
+            assert!(
+                err.message().contains(&active_expected()),
+                "{}",
+                err.message()
+            );
         }
     }
 
@@ -194,7 +206,10 @@ mod tests {
 
     #[test]
     fn query_must_be_a_string() {
-        assert!(check(Operation::Count, "query", Value::Str("a&b".into())).is_ok());
+        assert_eq!(
+            check(Operation::Count, "query", Value::Str("a&b".into())).ok(),
+            Some(Some(Param::Query("a&b".into())))
+        );
         let err = check(Operation::List, "query", Value::Number(5.0)).unwrap_err();
         assert_eq!(err.param(), Some("query"));
         assert!(err.message().contains("got 5"));
@@ -213,7 +228,7 @@ mod tests {
     fn list_passes_other_keys_through() {
         assert_eq!(
             check(Operation::List, "page", Value::Number(2.0)).ok(),
-            Some(Some(Outgoing::AsGiven))
+            Some(Some(Param::AsGiven))
         );
         assert!(check(Operation::List, "filter", Value::Object).is_ok());
         assert!(check(Operation::List, "when", Value::Other("Date")).is_ok());
@@ -290,6 +305,59 @@ mod tests {
         ] {
             let err = check_params_value(&bad).unwrap_err();
             assert_eq!(err.param(), Some("params"));
+        }
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod properties {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::error::ErrorKind;
+
+    fn any_value() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            Just(Value::Undefined),
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<f64>().prop_map(Value::Number),
+            ".{0,40}".prop_map(Value::Str),
+            Just(Value::Array),
+            Just(Value::Object),
+            Just(Value::Function),
+            Just(Value::Other("symbol")),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn active_accepts_exactly_the_allowed_values(value in any_value()) {
+            let allowed = match &value {
+                Value::Str(s) => ["all", "true", "false"].contains(&s.as_str()),
+                Value::Bool(_) | Value::Undefined | Value::Null => true,
+                _ => false,
+            };
+            let checked = check_param(Operation::Count, ParamsIn::Body, "active", &value);
+            prop_assert_eq!(checked.is_ok(), allowed);
+            if let Err(err) = checked {
+                prop_assert_eq!(err.kind(), ErrorKind::Validation);
+                prop_assert_eq!(err.param(), Some("active"));
+            }
+            if let Value::Bool(b) = value {
+                let text = if b { "true" } else { "false" };
+                prop_assert_eq!(
+                    check_param(Operation::Count, ParamsIn::Body, "active", &value).ok(),
+                    Some(wire::parse::<Active>(text).map(Param::Active))
+                );
+            }
+        }
+
+        #[test]
+        fn count_refuses_every_other_key(key in "[a-zA-Z_]{1,12}", value in any_value()) {
+            prop_assume!(key != "query" && key != "active");
+            let checked = check_param(Operation::Count, ParamsIn::Body, &key, &value);
+            prop_assert_eq!(checked.is_err(), !value.is_missing());
         }
     }
 }
