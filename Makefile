@@ -104,6 +104,14 @@ runners: debug-server
 workers: debug-server
 	scripts/with-server.sh -- node tests/workers/run.mjs
 
+## The mocks users' tests use, in front of the packed package (no server):
+## MSW 3 setupServer on Node 22 and 24, ESM and CommonJS (examples/msw-node);
+## MSW setupWorker in a page built by Vite and Vitest 5 browser mode with MSW
+## (examples/msw-browser); Playwright's page.route. Installs (npm ci) under
+## target/mocks/ only when a lock changed.
+mocks:
+	node tests/mocks/run.mjs
+
 ## The Rust API example (examples/rust), built with wasm-pack and run in Node against the server.
 rust-example: debug-server
 	scripts/rust-example.sh
