@@ -99,8 +99,8 @@ runners: debug-server
 ## until the page's own code has run, whose first call then succeeds; and a
 ## module Web Worker calling the API, built by webpack (a web-target page's
 ## `new Worker(new URL(…))`, and `target: "webworker"`), Vite (its default
-## worker format) and esbuild (examples/worker-web), and unbundled
-## (examples/worker-plain), each page opened 3 times.
+## worker format) and esbuild (examples/worker-web), and unbundled, with a
+## module service worker (examples/worker-plain), each page opened 3 times.
 workers: debug-server
 	scripts/with-server.sh -- node tests/workers/run.mjs
 

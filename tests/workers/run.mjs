@@ -14,9 +14,10 @@
 //     error): examples/worker-web built by webpack (the page's
 //     `new Worker(new URL(…))` in a web-target build, and the worker alone
 //     for `target: "webworker"`), by Vite (its default worker format) and by
-//     esbuild, and examples/worker-plain unbundled. Each page posts its first
-//     message right after `new Worker(…)` and is opened 3 times: every one
-//     must be answered with the server's real numbers.
+//     esbuild, and examples/worker-plain unbundled; and examples/worker-plain's
+//     module service worker. Each page posts its first message right after
+//     starting the worker and is opened 3 times: every one must be answered
+//     with the server's real numbers.
 //
 // Each page check runs in every engine of ENGINES. Prints `workers: N
 // passed, M failed` and exits non-zero on any failure.
@@ -166,6 +167,17 @@ pageChecks["Module worker, unbundled (examples/worker-plain)"] = async (browser)
   const server = await serve(scratch);
   try {
     await everyOpen(browser, `http://127.0.0.1:${server.address().port}/examples/worker-plain/index.html?api=${encodeURIComponent(api)}`);
+  } finally {
+    server.close();
+  }
+};
+
+// examples/worker-plain's module service worker, registered afresh in
+// each open (a new browser context each time: no registration is shared).
+pageChecks["Module service worker, unbundled (examples/worker-plain)"] = async (browser) => {
+  const server = await serve(scratch);
+  try {
+    await everyOpen(browser, `http://127.0.0.1:${server.address().port}/examples/worker-plain/service-worker.html?api=${encodeURIComponent(api)}`);
   } finally {
     server.close();
   }
