@@ -75,8 +75,8 @@ function waiting(options, target) {
   const made = later(() => Reflect.construct(UsersClient, [options], target));
   made.catch(() => {}); // rejections are the calls' to report
   const client = Object.create(target.prototype);
-  const method = (name) => (...args) => made.then((made) => made[name](...args));
-  const free = () => { made.then((made) => made.free(), () => {}); };
+  const method = (name) => (...args) => made.then((real) => real[name](...args));
+  const free = () => { made.then((real) => real.free(), () => {}); };
   Object.assign(client, { countUsers: method("countUsers"), listUsers: method("listUsers"), free });
   if (Symbol.dispose) client[Symbol.dispose] = free;
   return client;
