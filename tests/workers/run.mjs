@@ -128,8 +128,13 @@ const HOLD_PAGE = `<!doctype html>
   const bad = { baseUrl: api, timeoutMs: -1 };
   const describe = (e) => e instanceof UsersApiError ? { kind: e.kind, param: e.param, message: e.message } : String(e);
   const first = countUsers(api, { active: "true" });
-  const early = new UsersClient(bad);
-  const earlyCalls = [early.countUsers({ active: "true" }), early.listUsers({})].map((p) => p.then(() => "resolved", describe));
+  let early, earlyCalls;
+  try {
+    early = new UsersClient(bad);
+    earlyCalls = [early.countUsers({ active: "true" }), early.listUsers({})].map((p) => p.then(() => "resolved", describe));
+  } catch (e) {
+    earlyCalls = [{ constructionThrew: describe(e) }];
+  }
   fetch("/ran");
   window.summary = (async () => {
     const count = await first.then((r) => r.result.totalUsers, describe);
