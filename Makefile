@@ -8,7 +8,7 @@ DEMO_BIND ?= 127.0.0.1:8080
 DEMO_DB ?= data/users.sqlite3
 SERVER := target/server/user-management-server
 
-.PHONY: all setup build package server debug-server demo test lint unit wasm-tests js-tests load smoke frameworks runners e2e rust-example versions docs publish-check openapi-lint openapi-conformance openapi-types bench clean
+.PHONY: all setup build package server debug-server demo test lint unit wasm-tests js-tests load smoke frameworks runners workers mocks e2e rust-example versions docs publish-check openapi-lint openapi-conformance openapi-types bench clean
 
 all: build
 
@@ -34,7 +34,7 @@ demo: build server
 	$(SERVER) --bind $(DEMO_BIND) --db $(DEMO_DB) --www www --pkg pkg
 
 ## Everything CI runs.
-test: setup lint docs unit build wasm-tests js-tests load smoke frameworks runners e2e rust-example versions openapi-lint openapi-conformance openapi-types publish-check
+test: setup lint docs unit build wasm-tests js-tests load smoke frameworks runners workers mocks e2e rust-example versions openapi-lint openapi-conformance openapi-types publish-check
 	@echo "make test: all checks passed"
 
 lint:
@@ -93,6 +93,24 @@ frameworks: debug-server
 ## Chromium). Installs (npm ci) under target/runners/ only when a lock changed.
 runners: debug-server
 	scripts/with-server.sh -- node tests/runners/run.mjs
+
+## The packed package where importing must not wait for the .wasm, in the
+## browser engines (Chromium): a page whose .wasm the test server holds back
+## until the page's own code has run, whose first call then succeeds; and a
+## module Web Worker calling the API, built by webpack (a web-target page's
+## `new Worker(new URL(…))`, and `target: "webworker"`), Vite (its default
+## worker format) and esbuild (examples/worker-web), and unbundled, with a
+## module service worker (examples/worker-plain), each page opened 3 times.
+workers: debug-server
+	scripts/with-server.sh -- node tests/workers/run.mjs
+
+## The mocks users' tests use, in front of the packed package (no server):
+## MSW 3 setupServer on Node 22 and 24, ESM and CommonJS (examples/msw-node);
+## MSW setupWorker in a page built by Vite and Vitest 5 browser mode with MSW
+## (examples/msw-browser); Playwright's page.route. Installs (npm ci) under
+## target/mocks/ only when a lock changed.
+mocks:
+	node tests/mocks/run.mjs
 
 ## The Rust API example (examples/rust), built with wasm-pack and run in Node against the server.
 rust-example: debug-server

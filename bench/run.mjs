@@ -8,6 +8,7 @@ import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { gzipSync } from "node:zlib";
 import { glue, pkg, repo } from "../tests/lib/harness.mjs";
+import { startupDelays, startupRows } from "./startup.mjs";
 
 // Many short rounds: the machine is shared and its speed drifts within a
 // run, so each ratio is taken within a round (contenders back to back) and
@@ -153,6 +154,8 @@ try {
     }
     return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
   }, ROUNDS);
+  // --- Chromium: a page's start-up, throttled, with and without the import ----------------
+  results.chromium.startup = await startupDelays(browser, url);
 } finally {
   await browser.close();
   stop();
@@ -181,6 +184,7 @@ const rows = [
   ["Chromium: compile the .wasm", `${f2(c.instantiateMs)} ms`, "", ""],
   ["Node: wasm memory growth over 20,000 calls", `${n.memoryAfter20000Calls.wasmGrowth} B (of ${n.memoryAfter20000Calls.wasmBytesAfter})`, "", "0"],
   ["Node: JS heap growth over 20,000 calls", `${n.memoryAfter20000Calls.heapGrowth} B`, "", "~0"],
+  ...startupRows(c.startup),
 ];
 console.log(`${"measure".padEnd(46)} ${"value".padEnd(34)} ${"ratio".padEnd(6)} target`);
 for (const [a, b, r, t] of rows) console.log(`${a.padEnd(46)} ${b.padEnd(34)} ${r.padEnd(6)} ${t}`);

@@ -134,8 +134,11 @@ const manifest = {
       "react-native": esm("./react-native.js"),
       // Next.js's Edge runtime, Vercel Edge Functions: `.wasm?module`.
       "edge-light": esm("./edge-light.js"),
+      // Cloudflare Workers: the .wasm imported as a compiled module.
       workerd: esm("./workerd.js"),
-      worker: esm("./workerd.js"),
+      // Web Workers (webpack's `target: "webworker"` and other worker
+      // builds): the browser entry, which loads the .wasm with fetch.
+      worker: esm("./browser.js"),
       deno: esm("./deno.js"),
       node: {
         import: esm("./node.mjs"),
@@ -158,7 +161,9 @@ const manifest = {
     },
     "./package.json": "./package.json",
   },
-  // Every entry instantiates the .wasm when loaded.
+  // Every entry starts loading the .wasm when imported: a bundler that
+  // took one for side-effect-free would drop it, and the .wasm would never
+  // be requested.
   sideEffects: ["./browser.js", "./workerd.js", "./edge-light.js", "./deno.js", "./node.mjs", "./node.cjs"],
   files: [
     "index.d.ts",

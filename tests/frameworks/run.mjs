@@ -186,11 +186,10 @@ function lockedApp(name) {
 
 /**
  * What a build printed about the package: each block of its output (blocks
- * are separated by blank lines) that names it, less those `tolerated`
- * matches. Must be nothing.
+ * are separated by blank lines) that names it. Must be nothing.
  */
-function packageWarnings(output, tolerated) {
-  return output.split(/\n\s*\n/).filter((block) => /user-management-client/.test(block) && !tolerated?.test(block));
+function packageWarnings(output) {
+  return output.split(/\n\s*\n/).filter((block) => /user-management-client/.test(block));
 }
 
 /**
@@ -205,9 +204,9 @@ async function nextChecks(label, base, { appEdge = true } = {}) {
   await check(`${label}: "use client" page, calls in the browser (Chromium)`, () => inChromium(`${base}/client`));
 }
 
-async function nextMode(label, make, start, { tolerated, ...options } = {}) {
+async function nextMode(label, make, start, options = {}) {
   const built = await step(`${label}: build`, () => {
-    const warnings = packageWarnings(make(), tolerated);
+    const warnings = packageWarnings(make());
     if (warnings.length) throw new Error(`the build printed about the package:\n${warnings.join("\n\n")}`);
     return true;
   });
@@ -258,11 +257,9 @@ async function next() {
       return build(nextBin, ["build", "--webpack"], { cwd: app });
     },
     (port) => startServer(nextBin, ["start", "-H", "127.0.0.1", "-p", String(port)], { cwd: app }, ready),
-    // Next's webpack compiles for the target ["web", "es6"], so webpack
-    // warns that browser.js's top-level await makes async code, which every
-    // browser Next.js 16 supports runs (the client page below proves it in
-    // Chromium). That warning, and its import trace, is the one tolerated.
-    { appEdge: false, tolerated: /module is using "topLevelAwait"|^Import trace for requested module:\n\.\/node_modules\/user-management-client\/browser\.js\n/ });
+    // The browser entry has no top-level await: webpack, compiling for
+    // Next's target ["web", "es6"], has nothing to warn about either.
+    { appEdge: false });
 }
 
 try {
