@@ -5,6 +5,7 @@
 // server's real numbers. The bundler apps (examples/vite, examples/webpack)
 // each get the tarball installed in their own folder and are built (or
 // served by `vite`) with the tools from this repository's devDependencies.
+// Each page is opened in Chromium, Firefox and WebKit (tests/lib/browsers.mjs).
 // The type test (tests/types/contract.ts) is compiled there too, against
 // the installed package, under each resolver. Prints `smoke: N passed, M
 // failed` and exits non-zero on any failure.
@@ -14,7 +15,8 @@ import { createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { launchChromium, serve } from "../lib/pages.mjs";
+import { enginesToRun, launch, LABELS } from "../lib/browsers.mjs";
+import { serve } from "../lib/pages.mjs";
 
 const repo = fileURLToPath(new URL("../..", import.meta.url));
 const bin = (name) => join(repo, "node_modules", ".bin", name);
@@ -104,20 +106,22 @@ function stop(child) {
   try { process.kill(-child.pid, "SIGTERM"); } catch { /* already gone */ }
 }
 
-let browser;
-async function inChromium(pageUrl) {
-  // (The Vite dev server may reload the page once it has optimized a
-  // dependency; waitForFunction then waits on the new page.)
-  if (!browser) {
-    browser = await launchChromium();
-  }
-  const page = await browser.newPage();
+// The browser pages are opened in every engine (tests/lib/browsers.mjs),
+// each engine one result: a check returns inBrowsers(url).
+const browsers = new Map();
+async function inBrowser(engine, pageUrl) {
+  if (!browsers.has(engine)) browsers.set(engine, await launch(engine));
+  const page = await browsers.get(engine).newPage();
+  // Uncaught errors are reported by Playwright (Chromium); in every engine
+  // the page's script must finish with the server's numbers.
   const errors = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
+  page.pw?.on("pageerror", (e) => errors.push(String(e)));
   try {
     await page.goto(pageUrl);
     // Until the page's script sets it, `window.summary` is the page's
     // <pre id="summary"> (named access): wait for the script's promise.
+    // (The Vite dev server may reload the page once it has optimized a
+    // dependency; the wait goes on in the new page.)
     await page.waitForFunction(() => window.summary !== undefined && !(window.summary instanceof Node), null, { timeout: 30_000 });
     const got = await page.evaluate(() => window.summary);
     if (errors.length) throw new Error(`page errors: ${errors.join("; ")}`);
@@ -125,6 +129,16 @@ async function inChromium(pageUrl) {
   } finally {
     await page.close();
   }
+}
+/** The page in each engine, one after the other: a Map from engine to { got: its summary or its error, ms }. */
+async function inBrowsers(pageUrl) {
+  const results = new Map();
+  for (const engine of enginesToRun()) {
+    const started = Date.now();
+    const got = await inBrowser(engine, pageUrl).catch((err) => err);
+    results.set(engine, { got, ms: Date.now() - started });
+  }
+  return results;
 }
 
 // --- the runtimes -----------------------------------------------------------
@@ -177,19 +191,19 @@ Deno.test("the package works in Deno", async () => {
       await mf.dispose();
     }
   },
-  "Browser, plain ES modules (Chromium)": async () => {
+  "Browser, plain ES modules": async () => {
     const server = await serve(scratch);
     try {
       cpSync(join(scratch, "examples/browser"), join(scratch, "page"), { recursive: true });
       // The import map in index.html points at ./node_modules, beside the page.
       writeFileSync(join(scratch, "page/index.html"),
         readFileSync(join(scratch, "page/index.html"), "utf8").replace("./node_modules/", "../node_modules/"));
-      return await inChromium(`http://127.0.0.1:${server.address().port}/page/index.html?api=${encodeURIComponent(api)}`);
+      return await inBrowsers(`http://127.0.0.1:${server.address().port}/page/index.html?api=${encodeURIComponent(api)}`);
     } finally {
       server.close();
     }
   },
-  "Browser, bundled by esbuild (Chromium)": async () => {
+  "Browser, bundled by esbuild": async () => {
     run(bin("esbuild"), ["examples/browser/app.js", "--bundle", "--format=esm", "--platform=browser",
       "--log-level=warning", "--outfile=dist-page/app.js"]);
     mkdirSync(join(scratch, "dist-page/web"), { recursive: true });
@@ -198,7 +212,7 @@ Deno.test("the package works in Deno", async () => {
       readFileSync(join(scratch, "examples/browser/index.html"), "utf8").replace(/<script type="importmap">[\s\S]*?<\/script>\n/, ""));
     const server = await serve(join(scratch, "dist-page"));
     try {
-      return await inChromium(`http://127.0.0.1:${server.address().port}/index.html?api=${encodeURIComponent(api)}`);
+      return await inBrowsers(`http://127.0.0.1:${server.address().port}/index.html?api=${encodeURIComponent(api)}`);
     } finally {
       server.close();
     }
@@ -207,24 +221,24 @@ Deno.test("the package works in Deno", async () => {
     lastJson(run(bin("bun"), ["examples/bun/count.mjs"], { env: { ...process.env, USERS_API_URL: api, DO_NOT_TRACK: "1" } })),
   "Bun, require": () =>
     lastJson(run(bin("bun"), ["examples/bun/count.cjs"], { env: { ...process.env, USERS_API_URL: api, DO_NOT_TRACK: "1" } })),
-  "Browser, Vite production build (Chromium)": async () => {
+  "Browser, Vite production build": async () => {
     const app = exampleApp("vite");
     run(bin("vite"), ["build", "--logLevel", "warn"], { cwd: app });
     const server = await serve(join(app, "dist"));
     try {
-      return await inChromium(`http://127.0.0.1:${server.address().port}/index.html?api=${encodeURIComponent(api)}`);
+      return await inBrowsers(`http://127.0.0.1:${server.address().port}/index.html?api=${encodeURIComponent(api)}`);
     } finally {
       server.close();
     }
   },
-  "Browser, Vite dev server with its dependency pre-bundling (Chromium)": async () => {
+  "Browser, Vite dev server with its dependency pre-bundling": async () => {
     const app = join(scratch, "apps", "vite");
     const port = await freePort();
     // --force: pre-bundle the package afresh, whatever the build left in the cache.
     const dev = await startUntil(bin("vite"), ["--host", "127.0.0.1", "--port", String(port), "--strictPort", "--force"],
       { cwd: app, env: process.env }, /Local:\s+(http:\/\/127\.0\.0\.1:\d+\/)/);
     try {
-      const got = await inChromium(`${dev.match[1]}?api=${encodeURIComponent(api)}`);
+      const got = await inBrowsers(`${dev.match[1]}?api=${encodeURIComponent(api)}`);
       // The package really went through the pre-bundling (not served as is).
       const deps = join(app, "node_modules/.vite/deps/_metadata.json");
       const optimized = Object.keys(JSON.parse(readFileSync(deps, "utf8")).optimized ?? {});
@@ -234,12 +248,12 @@ Deno.test("the package works in Deno", async () => {
       stop(dev.child);
     }
   },
-  "Browser, webpack 5 production build (Chromium)": async () => {
+  "Browser, webpack 5 production build": async () => {
     const app = exampleApp("webpack");
     run(bin("webpack"), ["--mode", "production", "--no-stats"], { cwd: app });
     const server = await serve(app);
     try {
-      return await inChromium(`http://127.0.0.1:${server.address().port}/index.html?api=${encodeURIComponent(api)}`);
+      return await inBrowsers(`http://127.0.0.1:${server.address().port}/index.html?api=${encodeURIComponent(api)}`);
     } finally {
       server.close();
     }
@@ -266,7 +280,7 @@ for (const [resolver, declarations] of Object.entries(declarationsFor)) {
 
 // --- the manual loader: user-management-client/manual and /wasm -------------
 // examples/manual/ in Node (bytes, ESM and CommonJS), workerd (the Module
-// that importing /wasm gives) and Chromium (its URL, from an import map);
+// that importing /wasm gives) and the browsers (its URL, from an import map);
 // then tests/types/manual.ts under each resolver, checking which
 // declaration files it got.
 Object.assign(checks, {
@@ -290,13 +304,13 @@ Object.assign(checks, {
       await mf.dispose();
     }
   },
-  "Manual loader: Chromium, init(URL from an import map)": async () => {
+  "Manual loader: browser, init(URL from an import map)": async () => {
     const server = await serve(scratch);
     try {
       cpSync(join(scratch, "examples/manual"), join(scratch, "manual-page"), { recursive: true });
       writeFileSync(join(scratch, "manual-page/index.html"),
         readFileSync(join(scratch, "manual-page/index.html"), "utf8").replaceAll("./node_modules/", "../node_modules/"));
-      return await inChromium(`http://127.0.0.1:${server.address().port}/manual-page/index.html?api=${encodeURIComponent(api)}`);
+      return await inBrowsers(`http://127.0.0.1:${server.address().port}/manual-page/index.html?api=${encodeURIComponent(api)}`);
     } finally {
       server.close();
     }
@@ -321,19 +335,33 @@ for (const [resolver, declarations] of Object.entries(manualDeclarations)) {
 }
 
 let passed = 0, failed = 0;
-for (const [name, check] of Object.entries(checks)) {
-  const started = Date.now();
+const perEngine = Object.fromEntries(enginesToRun().map((engine) => [engine, { passed: 0, failed: 0 }]));
+function report(name, got, ms, engine) {
   try {
-    assertSummary(await check());
+    if (got instanceof Error) throw got;
+    assertSummary(got);
     passed += 1;
-    console.log(`ok   ${name} (${Date.now() - started} ms)`);
+    if (engine) perEngine[engine].passed += 1;
+    console.log(`ok   ${name} (${ms} ms)`);
   } catch (err) {
     failed += 1;
+    if (engine) perEngine[engine].failed += 1;
     console.log(`FAIL ${name}: ${err.stderr ?? ""}${err.message}`);
   }
 }
-await browser?.close();
+for (const [name, check] of Object.entries(checks)) {
+  const started = Date.now();
+  let got;
+  try { got = await check(); } catch (err) { got = err; }
+  if (got instanceof Map) {
+    for (const [engine, result] of got) report(`${name} (${LABELS[engine]})`, result.got, result.ms, engine);
+  } else {
+    report(name, got, Date.now() - started);
+  }
+}
+for (const browser of browsers.values()) await browser.close();
 rmSync(scratch, { recursive: true, force: true });
 console.log(`expected in every runtime: ${JSON.stringify(expected)}`);
+for (const [engine, n] of Object.entries(perEngine)) console.log(`smoke pages in ${LABELS[engine]}: ${n.passed} passed, ${n.failed} failed`);
 console.log(`smoke: ${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);
