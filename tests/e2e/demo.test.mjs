@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 
 import {
   server, proxy, artifacts, enginesToRun, launch, LABELS, openDemo, apiCount, apiList, expectedView,
-  readView, waitForView, bodyOf, RETRY_NOTICE, recordNotices, readTiming, downServerUrl, droppingServer,
+  readView, waitForView, bodyOf, RETRY_NOTICE, recordNotices, readTiming, downServerUrl, refusingServer,
 } from "./helpers.mjs";
 
 after(() => proxy.close());
@@ -142,11 +142,15 @@ for (const engine of enginesToRun()) {
       assert.equal(await page.evaluate(() => document.activeElement.id), "query");
       await page.keyboard.press("Tab");
       assert.equal(await page.evaluate(() => document.activeElement.id), "active-all");
+      // The focused radio draws a visible focus ring on its label.
+      const ring = (id) => page.locator(`label[for=${id}]`).evaluate((l) => getComputedStyle(l).outlineStyle);
+      assert.equal(await ring("active-all"), "solid");
       await page.keyboard.press("ArrowRight");
       await waitForView(page, await expectedView({ active: "true" }));
-      // The focused radio draws a visible focus ring on its label.
-      const outline = await page.locator("label[for=active-true]").evaluate((l) => getComputedStyle(l).outlineStyle);
-      assert.equal(outline, "solid");
+      assert.equal(await page.evaluate(() => document.activeElement.id), "active-true");
+      // So does the one the arrow key focused, but in WebKit: WebKitGTK 2.50
+      // does not match :focus-visible on a radio that an arrow key focused.
+      if (engine !== "webkit") assert.equal(await ring("active-true"), "solid");
       assert.deepEqual(await problems(), []);
     });
 
@@ -295,11 +299,11 @@ for (const engine of enginesToRun()) {
 
       // "Try again", with the second attempt of each call held back so the
       // notice can be looked at: it replaces the old banner while it shows.
-      // (A server on that port that drops each connection unanswered: the
-      // page's preflight, or the call itself, fails as on a closed port.)
+      // (A server on that port now, whose answers lack CORS headers: each
+      // attempt's preflight fails as a network error, as on a closed port.)
       const held = [];
       const sent = { "/api/users/count": 0, "/api/users": 0 };
-      const closeDropping = await droppingServer(down, async (path) => {
+      const closeRefusing = await refusingServer(down, async (path) => {
         sent[path] += 1;
         if (sent[path] === 2) {
           await new Promise((resolve) => held.push(resolve));
@@ -321,14 +325,14 @@ for (const engine of enginesToRun()) {
       assert.ok(await notice.isHidden());
       assert.deepEqual(Object.keys(sent), ["/api/users/count", "/api/users"], "only the two calls were sent");
       assert.equal(Math.max(...Object.values(sent)), 3, `one call used all three attempts: ${JSON.stringify(sent)}`);
-      await closeDropping();
+      await closeRefusing();
 
       // Back to the real server: no notice, no banner.
       await baseUrl.fill(server);
       await baseUrl.press("Enter");
       await waitForView(page, { ...all, alertKind: null });
       assert.ok(await notice.isHidden());
-      const others = problems.filter((p) => !/net::ERR_CONNECTION_REFUSED/.test(p));
+      const others = (await problems()).filter((p) => !/net::ERR_CONNECTION_REFUSED/.test(p));
       assert.deepEqual(others, []);
     });
 
@@ -366,7 +370,7 @@ for (const engine of enginesToRun()) {
       await waitForView(page, { ...(await expectedView({ active: "false" })), alertKind: null });
       const again = await readTiming(page);
       assert.ok(again.shown && again.count !== null && again.list < 400, JSON.stringify(again));
-      assert.deepEqual(problems.filter((p) => !/status of 404/.test(p)), []);
+      assert.deepEqual((await problems()).filter((p) => !/status of 404/.test(p)), []);
     });
 
     test("a link to a page past the end shows the last page", async (t) => {

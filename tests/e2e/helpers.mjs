@@ -32,9 +32,9 @@ const WAIT_MS = 15_000;
 const PROBE_PATH = "/__e2e/probe.js";
 const PROBE = `(() => {
   const KEY = "__e2e";
-  const read = () => JSON.parse(sessionStorage.getItem(KEY) || '{"problems":[],"violations":[]}');
+  if (sessionStorage.getItem(KEY) === null) sessionStorage.setItem(KEY, '{"problems":[],"violations":[]}');
+  const read = () => JSON.parse(sessionStorage.getItem(KEY));
   const note = (list, text) => { const log = read(); log[list].push(text); sessionStorage.setItem(KEY, JSON.stringify(log)); };
-  window.__e2e = read;
   addEventListener("error", (e) => note("problems", "pageerror: " + (e.error && e.error.message || e.message)));
   addEventListener("unhandledrejection", (e) => note("problems", "pageerror: " + (e.reason && e.reason.message || e.reason)));
   const error = console.error.bind(console);
@@ -44,6 +44,13 @@ const PROBE = `(() => {
   });
 })();
 `;
+
+/** What the probe recorded (run in the page). */
+const readProbe = () => {
+  const log = sessionStorage.getItem("__e2e");
+  if (log === null) throw new Error("the probe script did not run in the page");
+  return JSON.parse(log);
+};
 
 /** A Playwright-style glob over the whole URL: ** is anything, * anything but a slash. */
 function globToRegExp(glob) {
@@ -182,7 +189,7 @@ export async function openDemo(t, browser, { viewport = DESKTOP, colorScheme } =
     proxy.unrouteAll();
     let violations;
     try {
-      violations = (await page.evaluate(() => window.__e2e?.().violations)) ?? [];
+      violations = (await page.evaluate(readProbe)).violations;
     } finally {
       await page.close();
     }
@@ -193,7 +200,7 @@ export async function openDemo(t, browser, { viewport = DESKTOP, colorScheme } =
   const csp = proxy.documentHeaders("/")["content-security-policy"] ?? "";
   assert.match(csp, /(^|;)\s*script-src 'self' 'wasm-unsafe-eval'\s*(;|$)/, `the page's CSP: ${csp}`);
   assert.doesNotMatch(csp, /'unsafe-inline'|'unsafe-eval'/, `the page's CSP: ${csp}`);
-  const problems = async () => [...proxy.takeProblems(), ...((await page.evaluate(() => window.__e2e?.().problems)) ?? [])];
+  const problems = async () => [...proxy.takeProblems(), ...(await page.evaluate(readProbe)).problems];
   return { page, problems };
 }
 
@@ -317,9 +324,9 @@ export async function recordNotices(page) {
     snapshot();
     new MutationObserver(snapshot).observe(document.body,
       { subtree: true, childList: true, characterData: true, attributes: true });
-    globalThis.__noticeLog = log;
+    window.__noticeLog = log;
   });
-  return () => page.evaluate(() => globalThis.__noticeLog);
+  return () => page.evaluate(() => window.__noticeLog);
 }
 
 /** The timing line: its text, whether it is shown, and its numbers in ms. */
@@ -348,14 +355,16 @@ export async function downServerUrl() {
 
 /**
  * Listens on the port of `url` (see downServerUrl) and takes each request,
- * hands its path to onRequest and waits for it, then drops the connection
- * unanswered: to the page the network failed, as where nothing listens.
+ * hands its path to onRequest and waits for it, then answers without CORS
+ * headers: the page's cross-origin call (its preflight) fails as a network
+ * error, as where nothing listens. (Dropping the connection instead would
+ * not do: Firefox sends a request again, once, on a connection reset.)
  * Resolves to a close() function.
  */
-export async function droppingServer(url, onRequest) {
-  const dropping = createHttpServer(async (req) => {
+export async function refusingServer(url, onRequest) {
+  const dropping = createHttpServer(async (req, res) => {
     await onRequest(new URL(req.url, url).pathname, req.method);
-    req.socket.destroy();
+    res.writeHead(204).end();
   });
   await new Promise((resolve, reject) => dropping.once("error", reject).listen(Number(new URL(url).port), "127.0.0.1", resolve));
   return () => { dropping.closeAllConnections(); return new Promise((resolve) => dropping.close(resolve)); };

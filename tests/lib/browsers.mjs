@@ -15,7 +15,8 @@
 //          count() evaluate(fn)
 //   page.keyboard.press(key), page.keyboard.type(text)
 //   page.url(), page.screenshot({ path }), page.setDefaultTimeout(ms), page.close()
-// and browser.newPage({ viewport }), browser.close(). In Chromium, `page.pw`
+// and browser.newPage({ viewport }), browser.close(): pages are opened and
+// used one at a time. In Chromium, `page.pw`
 // is the Playwright page (for what only Chromium checks, e.g. screenshots).
 import { spawn } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
@@ -212,7 +213,8 @@ class WebDriverBrowser {
     const spec = DRIVERS[engine];
     const x = spec.display ? await xDisplay() : null;
     const port = await freePort();
-    const env = x ? { ...process.env, DISPLAY: x.display } : process.env;
+    // The locale and time zone the tests expect (as Chromium's pages get from Playwright).
+    const env = { ...process.env, LANG: "en_US.UTF-8", LANGUAGE: "en_US", TZ: "UTC", ...(x ? { DISPLAY: x.display } : {}) };
     const driver = startProcess(spec.command(), spec.args(port), env);
     const base = `http://127.0.0.1:${port}`;
     const stopAll = async () => { await driver.stop(); await x?.stop(); };
@@ -241,19 +243,38 @@ class WebDriverBrowser {
     this.pages = new Set();
   }
 
-  /** A new page: one WebDriver session (one browser window) per page. */
+  /**
+   * A new page: a new window of the browser's one WebDriver session (started
+   * with the first page; its first window stays open and unused, so that
+   * closing a page never ends the session). WebKitWebDriver serves one
+   * session at a time, and a new session is a new browser process.
+   */
   async newPage({ viewport, colorScheme } = {}) {
     if (colorScheme) throw new Error(`${LABELS[this.engine]}: WebDriver cannot emulate a color scheme (Chromium only)`);
-    const created = await call(this.base, "POST", "/session", { capabilities: { alwaysMatch: this.spec.capabilities() } });
-    const page = new WebDriverPage(this, `${this.base}/session/${created.sessionId}`);
+    if (!this.session) {
+      const created = await call(this.base, "POST", "/session", { capabilities: { alwaysMatch: this.spec.capabilities() } });
+      this.session = `${this.base}/session/${created.sessionId}`;
+      await call(this.session, "POST", "/timeouts", { script: 60_000, pageLoad: 60_000 });
+      this.home = this.current = await call(this.session, "GET", "/window");
+    }
+    // New Window needs a current window: the first one.
+    await this.switchTo(this.home);
+    const { handle } = await call(this.session, "POST", "/window/new", { type: "window" });
+    const page = new WebDriverPage(this, handle);
     this.pages.add(page);
-    await page.cmd("POST", "/timeouts", { script: 60_000, pageLoad: 60_000 });
-    if (viewport) await page.cmd("POST", "/window/rect", { width: viewport.width, height: viewport.height });
+    await page.cmd("POST", "/window/rect", viewport ?? { width: 1280, height: 800 });
     return page;
   }
 
+  /** Makes `handle` the window the session's commands go to. */
+  async switchTo(handle) {
+    if (this.current === handle) return;
+    await call(this.session, "POST", "/window", { handle });
+    this.current = handle;
+  }
+
   async close() {
-    await Promise.all([...this.pages].map((page) => page.close().catch(() => {})));
+    if (this.session) await call(this.session, "DELETE", "").catch(() => {});
     await this.stopAll();
   }
 }
@@ -263,6 +284,7 @@ async function call(base, method, path, body) {
   const response = await fetch(base + path, {
     method, headers: body ? { "content-type": "application/json" } : {},
     body: body ? JSON.stringify(body) : undefined,
+    signal: AbortSignal.timeout(90_000),
   });
   const text = await response.text();
   let parsed;
@@ -295,7 +317,11 @@ const FIND = function find(steps) {
     const labels = labelsOf(el);
     if (labels.length) return labels.join(" ");
     if (el.matches("input[type=button], input[type=submit]")) return norm(el.value);
-    return norm(el.textContent);
+    // The content's text, without what is aria-hidden.
+    const text = (node) => node.nodeType === 3 ? node.data
+      : node.nodeType === 1 && node.getAttribute("aria-hidden") === "true" ? ""
+        : [...node.childNodes].map(text).join("");
+    return norm(text(el));
   };
   const hidden = (el) => el.closest("[hidden], [aria-hidden=true]") !== null;
   let found = [document];
@@ -320,9 +346,9 @@ const FIND = function find(steps) {
 };
 
 class WebDriverPage {
-  constructor(browser, session) {
+  constructor(browser, handle) {
     this.browser = browser;
-    this.session = session;
+    this.handle = handle;
     this.closed = false;
     this.timeout = 15_000;
     this.keyboard = {
@@ -330,7 +356,12 @@ class WebDriverPage {
       type: (text) => this.keys([...text].map(keyOf)),
     };
   }
-  cmd(method, path, body) { return call(this.session, method, path, body); }
+  /** A command of the session, in this page's window. */
+  async cmd(method, path, body) {
+    if (this.closed) throw new Error("the page is closed");
+    await this.browser.switchTo(this.handle);
+    return call(this.browser.session, method, path, body);
+  }
 
   /** How long a locator waits for its element. */
   setDefaultTimeout(ms) { this.timeout = ms; }
@@ -379,9 +410,10 @@ class WebDriverPage {
 
   async close() {
     if (this.closed) return;
+    await this.cmd("DELETE", "/window");
     this.closed = true;
+    this.browser.current = undefined;
     this.browser.pages.delete(this);
-    await this.cmd("DELETE", "");
   }
 }
 
@@ -413,10 +445,13 @@ class WebDriverLocator {
   }
 
   async click() { await this.page.cmd("POST", `/element/${await this.element()}/click`, {}); }
+  /**
+   * Replaces the value as typing over a selection does (input events, and no
+   * change event: WebDriver's Element Clear would blur the field and fire one).
+   */
   async fill(text) {
-    const id = await this.element();
-    await this.page.cmd("POST", `/element/${id}/clear`, {});
-    if (text) await this.page.cmd("POST", `/element/${id}/value`, { text });
+    await this.one((el) => { el.focus(); el.select(); });
+    await this.page.keys(text ? [...text] : [KEYS.Backspace]);
   }
   async press(key) {
     await this.focus();
