@@ -368,14 +368,18 @@ class WebDriverPage {
   async goto(url) { await this.cmd("POST", "/url", { url }); }
   async url() { return this.cmd("GET", "/url"); }
 
-  /** fn(arg) in the page; an async fn is awaited (execute/async with the callback). */
+  /**
+   * fn(arg) in the page; an async fn is awaited (execute/async with the
+   * callback). The value comes back as JSON made in the page, so that objects
+   * keep their keys' order (drivers' own serialization may sort them).
+   */
   evaluate(fn, arg) {
     const script = `const done = arguments[arguments.length - 1];
       Promise.resolve().then(() => (${fn})(${JSON.stringify(arg ?? null)}))
-        .then((value) => done({ ok: value === undefined ? null : value }), (e) => done({ error: String(e && e.stack || e) }));`;
+        .then((value) => done({ json: JSON.stringify(value === undefined ? null : value) }), (e) => done({ error: String(e && e.stack || e) }));`;
     return this.cmd("POST", "/execute/async", { script, args: [] }).then((got) => {
       if (got && "error" in got) throw new Error(`in the page: ${got.error}`);
-      return got?.ok ?? null;
+      return JSON.parse(got.json);
     });
   }
 
