@@ -15,9 +15,9 @@
 //          count() evaluate(fn)
 //   page.keyboard.press(key), page.keyboard.type(text)
 //   page.url(), page.screenshot({ path }), page.setDefaultTimeout(ms), page.close()
-// and browser.newPage({ viewport }), browser.close(): pages are opened and
-// used one at a time. In Chromium, `page.pw`
-// is the Playwright page (for what only Chromium checks, e.g. screenshots).
+// and browser.newPage({ viewport }), browser.close(); pages are opened and
+// used one at a time. In Chromium, `page.pw` is the Playwright page (for
+// what only Chromium checks: screenshots, console and page-error events).
 import { spawn } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
