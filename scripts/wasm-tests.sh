@@ -24,8 +24,8 @@ trap 'rm -rf "$logs"' EXIT
 status=0
 declare -A seconds
 # From js/, the crate of the suite (wasm-pack takes `-- --test` only there).
-# USERS_API_URL is compiled in (option_env!): the Node run and the browser
-# runs each build the tests once; the three browser runs share their build.
+# USERS_API_URL is compiled in (option_env!): a new server URL rebuilds the
+# suite once, and the four runs, against the same server, share that build.
 for engine in "${engines[@]}"; do
   case "$engine" in
     node) cmd=(wasm-pack test --node -- --test node) ;;
