@@ -376,9 +376,9 @@ class WebDriverPage {
   evaluate(fn, arg) {
     const script = `const done = arguments[arguments.length - 1];
       Promise.resolve().then(() => (${fn})(${JSON.stringify(arg ?? null)}))
-        .then((value) => done({ json: JSON.stringify(value === undefined ? null : value) }), (e) => done({ error: String(e && e.stack || e) }));`;
+        .then((value) => done({ json: JSON.stringify(value === undefined ? null : value) }), (e) => done({ thrown: String(e && e.stack || e) }));`;
     return this.cmd("POST", "/execute/async", { script, args: [] }).then((got) => {
-      if (got && "error" in got) throw new Error(`in the page: ${got.error}`);
+      if ("thrown" in got) throw new Error(`in the page: ${got.thrown}`);
       return JSON.parse(got.json);
     });
   }
