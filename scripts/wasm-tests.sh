@@ -7,6 +7,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${USERS_API_URL:?run through scripts/with-server.sh}"
+for tool in chromedriver geckodriver WebKitWebDriver xvfb-run; do
+  command -v "$tool" >/dev/null || { echo "wasm suite: $tool not found: run scripts/setup.sh" >&2; exit 1; }
+done
 export CHROMEDRIVER=${CHROMEDRIVER:-$(command -v chromedriver)}
 export GECKODRIVER=${GECKODRIVER:-$(command -v geckodriver)}
 webkitdriver=${WEBKITWEBDRIVER:-$(command -v WebKitWebDriver)}
