@@ -53,7 +53,8 @@ unit:
 debug-server:
 	cargo build -q -p user-management-server
 
-## The shared wasm suite in Node and headless Chromium, against the server.
+## The shared wasm suite in Node, headless Chromium, headless Firefox ESR and
+## WebKitGTK, against the server; each run must execute the same tests.
 wasm-tests: debug-server
 	scripts/with-server.sh --faults -- scripts/wasm-tests.sh
 
@@ -69,8 +70,9 @@ load: debug-server
 ## The package's manifest and types checked by attw (node10, node16 from
 ## CommonJS and ESM, bundler) and publint (warnings fail); then the packed
 ## package installed and used in Node (ESM, CommonJS, bundled), Bun (import,
-## require), Deno, workerd, and Chromium (plain modules, esbuild, Vite build
-## and dev server, webpack); and its types under each resolver. publint runs
+## require), Deno, workerd, and Chromium, Firefox and WebKit (plain modules,
+## esbuild, Vite build and dev server, webpack, the manual loader); and its
+## types under each resolver. publint runs
 ## with NO_COLOR: with CI set it colours its output, and the check reads text.
 smoke: debug-server
 	attw --pack pkg --format table-flipped
@@ -83,7 +85,8 @@ smoke: debug-server
 ## copy; `next build --webpack` with `next start`; `next dev`; a server
 ## component, Node.js and Edge route handlers, a client page in Chromium), a
 ## Vite SSR bundle with `ssr.noExternal` run from a copy (examples/vite-ssr)
-## and Rollup bundles for Node.js and a page (examples/rollup).
+## and Rollup bundles for Node.js and a page (examples/rollup; the page in
+## Chromium, Firefox and WebKit).
 frameworks: debug-server
 	scripts/with-server.sh -- node tests/frameworks/run.mjs
 
@@ -156,7 +159,8 @@ openapi-types: setup
 bench: build
 	node bench/run.mjs
 
-## The demo page (www/) end to end in headless Chromium, against the server (needs `make build`).
+## The demo page (www/) end to end in Chromium, Firefox and WebKit (the
+## screenshots in Chromium), against the server (needs `make build`).
 e2e: debug-server
 	scripts/with-server.sh -- node --test tests/e2e/
 

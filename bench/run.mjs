@@ -120,11 +120,8 @@ results.node.memoryAfter20000Calls = {
 };
 
 // --- Chromium: sequential calls and instantiation ------------------------------------------
-const { chromium } = await import("playwright-core");
-const browser = await chromium.launch({
-  executablePath: "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-});
+const { launchChromium } = await import("../tests/lib/browsers.mjs");
+const browser = await launchChromium();
 try {
   const page = await browser.newPage();
   await page.goto(url + "/");

@@ -39,7 +39,12 @@ export function open(glue) {
  */
 export function fail(error, tried) {
   cause = error;
-  why = /disallow|unsafe-eval|Content.Security/i.test(error)
+  // How engines word a refusal: "disallowed by embedder" (V8 hosts),
+  // "'unsafe-eval' or 'wasm-unsafe-eval'", "Content Security Policy"
+  // (Chromium, WebKit; WebKit ends it with a line break, trimmed here),
+  // "blocked by CSP" (Firefox).
+  error = String(error).trim();
+  why = /disallow|unsafe-eval|Content.Security|blocked by CSP/i.test(error)
     ? `this host refused to compile WebAssembly (${error}); allow it (a page's CSP: 'wasm-unsafe-eval' in script-src) or pass a compiled WebAssembly.Module to ${MANUAL}`
     : `could not load the .wasm from ${tried} (${error}); pass it to ${MANUAL}`;
   return refused();

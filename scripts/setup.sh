@@ -6,6 +6,9 @@
 #   - wasm-bindgen-cli at exactly the version Cargo.lock pins for wasm-bindgen
 #   - wasm-pack
 #   - Debian chromium + chromium-driver (headless browser tests)
+#   - Debian firefox-esr and geckodriver (cargo install --locked, pinned)
+#   - Debian webkit2gtk-driver (WebKitWebDriver, MiniBrowser) and xvfb (an X
+#     display for MiniBrowser)
 #   - the JS tooling from package.json + package-lock.json (npm ci):
 #     binaryen (wasm-opt), playwright-core, @redocly/cli, ...
 #   - openapi-typescript and the TypeScript 5 it needs (npm ci in tests/openapi)
@@ -17,6 +20,7 @@ cd "$(dirname "$0")/.."
 
 WASM_PACK_VERSION=0.15.1
 MDBOOK_VERSION=0.5.4
+GECKODRIVER_VERSION=0.37.1
 export PATH="$HOME/.cargo/bin:$PATH"
 
 say() { printf '[setup] %s\n' "$*"; }
@@ -61,6 +65,24 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; the
   DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq chromium chromium-driver >/dev/null
 fi
 
+# The other engines: Firefox ESR, and WebKitGTK driven by WebKitWebDriver
+# (MiniBrowser needs an X display: Xvfb).
+missing=()
+command -v firefox-esr >/dev/null || missing+=(firefox-esr)
+command -v WebKitWebDriver >/dev/null || missing+=(webkit2gtk-driver)
+command -v Xvfb >/dev/null || missing+=(xvfb)
+if [ ${#missing[@]} -gt 0 ]; then
+  say "installing Debian ${missing[*]}"
+  as_root apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+have=$(geckodriver --version 2>/dev/null | awk 'NR == 1 {print $2}' || true)
+if [ "$have" != "$GECKODRIVER_VERSION" ]; then
+  say "installing geckodriver $GECKODRIVER_VERSION (have: ${have:-none}; takes a few minutes)"
+  cargo install geckodriver --locked --version "$GECKODRIVER_VERSION" --force
+fi
+
 # npm ci only when the lock file changed since the last install.
 stamp=node_modules/.setup-stamp
 if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ] || [ package.json -nt "$stamp" ]; then
@@ -102,4 +124,6 @@ if ! cmp -s "$requirements" "$venv/requirements.txt"; then
   cp "$requirements" "$venv/requirements.txt"
 fi
 
-say "ready: $(wasm-pack --version), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), $(node_modules/.bin/wasm-opt --version), $(chromium --version 2>/dev/null), $("$venv/bin/schemathesis" --version)"
+say "ready: $(wasm-pack --version), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), $(node_modules/.bin/wasm-opt --version), $("$venv/bin/schemathesis" --version)"
+say "browsers: $(chromium --version 2>/dev/null); $(firefox-esr --version 2>/dev/null); WebKitGTK (WebKitWebDriver, MiniBrowser) $(dpkg-query -W -f '${Version}' webkit2gtk-driver)"
+say "drivers: $(chromedriver --version | awk '{print $1, $2}'); $(geckodriver --version | head -n 1); Xvfb $(dpkg-query -W -f '${Version}' xvfb)"

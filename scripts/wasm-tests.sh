@@ -1,30 +1,60 @@
 #!/usr/bin/env bash
-# The shared wasm suite (js/tests/common), run in Node and in headless
-# Chromium against the reference server. Fails if either run executed no
-# test, or if the two runs executed different numbers of tests: a browser
-# run that is not configured for the browser skips everything and exits 0.
+# The shared wasm suite (js/tests/common), run in Node, headless Chromium,
+# headless Firefox ESR and WebKitGTK against the reference server. Fails if
+# a run failed, executed no test, or executed a different number of tests
+# than the others: a browser run that is not configured for the browser
+# skips everything and exits 0. Prints each run's count and time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${USERS_API_URL:?run through scripts/with-server.sh}"
+for tool in chromedriver geckodriver WebKitWebDriver xvfb-run; do
+  command -v "$tool" >/dev/null || { echo "wasm suite: $tool not found: run scripts/setup.sh" >&2; exit 1; }
+done
 export CHROMEDRIVER=${CHROMEDRIVER:-$(command -v chromedriver)}
+export GECKODRIVER=${GECKODRIVER:-$(command -v geckodriver)}
+webkitdriver=${WEBKITWEBDRIVER:-$(command -v WebKitWebDriver)}
+# The browsers' capabilities (the binaries, Chromium's flags, Firefox's
+# prefs); the test runner reads the file from its working directory unless told.
+export WASM_BINDGEN_TEST_WEBDRIVER_JSON=${WASM_BINDGEN_TEST_WEBDRIVER_JSON:-$PWD/webdriver.json}
 # wasm-bindgen-test stops a browser run after 20 s by default, and then
 # reports no test as run: the suite's browser run can take longer than that
 # on a small, busy machine.
 export WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-120}
 
+engines=(node chromium firefox webkit)
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 status=0
-# USERS_API_URL is compiled in (option_env!), so each run rebuilds the tests.
+declare -A seconds
 # From js/, the crate of the suite (wasm-pack takes `-- --test` only there).
-(cd js && wasm-pack test --node -- --test node) 2>&1 | tee "$logs/node" || status=1
-(cd js && wasm-pack test --headless --chrome -- --test browser) 2>&1 | tee "$logs/browser" || status=1
+# USERS_API_URL is compiled in (option_env!): a new server URL rebuilds the
+# suite once, and the four runs, against the same server, share that build.
+for engine in "${engines[@]}"; do
+  case "$engine" in
+    node) cmd=(wasm-pack test --node -- --test node) ;;
+    chromium) cmd=(wasm-pack test --headless --chrome -- --test browser) ;;
+    firefox) cmd=(wasm-pack test --headless --firefox -- --test browser) ;;
+    # WebKitWebDriver stands in for safaridriver (it takes the same --port=N
+    # and starts MiniBrowser by default); MiniBrowser needs an X display.
+    webkit) cmd=(xvfb-run -a wasm-pack test --headless --safari --safaridriver "$webkitdriver" -- --test browser) ;;
+  esac
+  echo "wasm suite: $engine: ${cmd[*]}"
+  started=$(date +%s)
+  (cd js && "${cmd[@]}") 2>&1 | tee "$logs/$engine" || status=1
+  seconds[$engine]=$(($(date +%s) - started))
+done
 
 passed() { sed -n 's/^test result: ok\. \([0-9]*\) passed.*/\1/p' "$1" | tail -n 1; }
-node=$(passed "$logs/node"); browser=$(passed "$logs/browser")
-echo "wasm suite: node ran ${node:-0} tests, browser ran ${browser:-0}"
+counts=()
+for engine in "${engines[@]}"; do
+  n=$(passed "$logs/$engine")
+  counts+=("${n:-0}")
+  echo "wasm suite: $engine ran ${n:-0} tests in ${seconds[$engine]} s"
+done
 if [ "$status" != 0 ]; then echo "wasm suite: a run failed" >&2; exit 1; fi
-if [ -z "$node" ] || [ "$node" = 0 ] || [ "$node" != "$browser" ]; then
-  echo "wasm suite: both runs must execute the same number of tests, more than zero" >&2
-  exit 1
-fi
+for n in "${counts[@]}"; do
+  if [ "$n" = 0 ] || [ "$n" != "${counts[0]}" ]; then
+    echo "wasm suite: every run must execute the same number of tests, more than zero (${engines[*]}: ${counts[*]})" >&2
+    exit 1
+  fi
+done

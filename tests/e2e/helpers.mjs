@@ -1,11 +1,17 @@
-// Shared pieces of the end-to-end tests of the demo page (www/): the browser,
-// direct API calls for the expected values, and a reader of what the page shows.
+// Shared pieces of the end-to-end tests of the demo page (www/): the browser
+// engines, a proxy in front of the server that the page is loaded through
+// (it sees, holds, answers or lets through each request, the same way in
+// every engine), direct API calls for the expected values, and a reader of
+// what the page shows.
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync } from "node:fs";
-import { chromium } from "playwright-core";
+import { createServer as createHttpServer, request as httpRequest } from "node:http";
 import { apiUrl, freePort, post } from "../lib/harness.mjs";
 
-export const server = apiUrl();
+export { enginesToRun, launch, LABELS } from "../lib/browsers.mjs";
+
+/** The reference server itself (the API calls that give the expected values go there). */
+export const upstream = apiUrl();
 
 assert.ok(
   existsSync(new URL("../../pkg/web/user_management_client.js", import.meta.url)),
@@ -18,55 +24,187 @@ mkdirSync(artifacts, { recursive: true });
 export const DESKTOP = { width: 1280, height: 800 };
 const WAIT_MS = 15_000;
 
-export function launchBrowser() {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_BIN ?? "/usr/bin/chromium",
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
+// Loaded first by every page the proxy serves (a same-origin script, so the
+// page's Content-Security-Policy allows it): records uncaught errors, unhandled
+// rejections, console.error calls and Content-Security-Policy violations, in
+// sessionStorage so that they outlive a navigation.
+const PROBE_PATH = "/__e2e/probe.js";
+const PROBE = `(() => {
+  const KEY = "__e2e";
+  if (sessionStorage.getItem(KEY) === null) sessionStorage.setItem(KEY, '{"problems":[],"violations":[]}');
+  const read = () => JSON.parse(sessionStorage.getItem(KEY));
+  const note = (list, text) => { const log = read(); log[list].push(text); sessionStorage.setItem(KEY, JSON.stringify(log)); };
+  addEventListener("error", (e) => note("problems", "pageerror: " + (e.error && e.error.message || e.message)));
+  addEventListener("unhandledrejection", (e) => note("problems", "pageerror: " + (e.reason && e.reason.message || e.reason)));
+  const error = console.error.bind(console);
+  console.error = (...args) => { note("problems", "console: " + args.map(String).join(" ")); error(...args); };
+  document.addEventListener("securitypolicyviolation", (e) => {
+    note("violations", "CSP violation: " + e.effectiveDirective + " blocked " + (e.blockedURI || "inline code") + " at " + e.sourceFile + ":" + e.lineNumber);
   });
+})();
+`;
+
+/** What the probe recorded (run in the page). */
+const readProbe = () => {
+  const log = sessionStorage.getItem("__e2e");
+  if (log === null) throw new Error("the probe script did not run in the page");
+  return JSON.parse(log);
+};
+
+/** A Playwright-style glob over the whole URL: ** is anything, * anything but a slash. */
+function globToRegExp(glob) {
+  const source = glob.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*\*|\*/g, (m) => (m === "**" ? ".*" : "[^/]*"));
+  return new RegExp(`^${source}$`);
 }
 
-/** A fresh context and page on the demo; closed when the test ends. */
-export async function openDemo(t, browser, { viewport = DESKTOP, colorScheme = "light" } = {}) {
-  const context = await browser.newContext({ viewport, colorScheme, locale: "en-US", timezoneId: "UTC" });
-  t.after(() => context.close());
-  const page = await context.newPage();
-  page.setDefaultTimeout(WAIT_MS);
+/**
+ * One request the proxy received: its method, URL and body; `settled`
+ * resolves to "finished" once its answer went out whole, or "aborted" if the
+ * page dropped it first (a fetch aborted through its AbortSignal).
+ */
+class ProxiedRequest {
+  constructor(req, res, body, origin) {
+    this.req = req;
+    this.res = res;
+    this.body = body;
+    this.href = new URL(req.url, origin).href;
+    this.settled = new Promise((resolve) => {
+      res.once("close", () => resolve(res.writableFinished ? "finished" : "aborted"));
+    });
+  }
+  url() { return this.href; }
+  method() { return this.req.method; }
+  postDataJSON() { return this.body.length ? JSON.parse(this.body.toString("utf8")) : null; }
+}
+
+/**
+ * The HTTP proxy the page is loaded through, in front of `target`. Routes
+ * (the newest first) may hold a request, answer it themselves (fulfill) or
+ * let it through (continue); the rest go through untouched. HTML answers get
+ * the probe script; a static file the server does not find is a problem.
+ */
+export async function startProxy(target) {
+  const routes = [];
+  const waiters = new Set();
+  const documents = [];
   const problems = [];
-  // The server sends the page with a strict Content-Security-Policy (no
-  // inline script or style, no eval; 'wasm-unsafe-eval' for the client):
-  // any violation fails the test. The init script below logs each
-  // securitypolicyviolation event to the console (Chromium's own "Refused
-  // to ..." report is not a console API call, so Playwright does not see it).
-  const violations = [];
-  t.after(() => assert.deepEqual(violations, [], "the page violated its Content-Security-Policy"));
-  page.on("console", (msg) => {
-    if (msg.type() === "error") problems.push(`console: ${msg.text()}`);
-    if (/Content Security Policy|CSP violation/i.test(msg.text())) violations.push(msg.text());
+  let origin;
+
+  const forward = (request) => new Promise((resolve, reject) => {
+    const { req, res, body } = request;
+    if (res.destroyed) { reject(new Error("aborted by the page")); return; }
+    const upstreamUrl = new URL(req.url, target);
+    const out = httpRequest(upstreamUrl, { method: req.method, headers: { ...req.headers, host: upstreamUrl.host } }, (answer) => {
+      const isHtml = /^text\/html/.test(answer.headers["content-type"] ?? "");
+      if (answer.statusCode >= 400 && !upstreamUrl.pathname.startsWith("/api/")) {
+        problems.push(`HTTP ${answer.statusCode} for ${upstreamUrl.pathname}`);
+      }
+      if (!isHtml) {
+        res.writeHead(answer.statusCode, answer.headers);
+        answer.pipe(res);
+        answer.once("end", resolve);
+        return;
+      }
+      documents.push({ path: upstreamUrl.pathname, headers: answer.headers });
+      const chunks = [];
+      answer.on("data", (c) => chunks.push(c)).once("end", () => {
+        const html = Buffer.concat(chunks).toString("utf8").replace(/<head>/i, `$&<script src="${PROBE_PATH}"></script>`);
+        const headers = { ...answer.headers, "content-length": Buffer.byteLength(html) };
+        res.writeHead(answer.statusCode, headers).end(html);
+        resolve();
+      });
+    });
+    out.once("error", (err) => { res.destroy(); reject(err); });
+    res.once("close", () => { if (!res.writableFinished) out.destroy(); });
+    out.end(body);
   });
-  page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
-  // Injected by the browser itself, so the page's CSP does not apply to it.
-  await page.addInitScript(() => {
-    document.addEventListener("securitypolicyviolation", (e) => {
-      console.error(`CSP violation: ${e.effectiveDirective} blocked ${e.blockedURI || "inline code"} at ${e.sourceFile}:${e.lineNumber}`);
+
+  const server = createHttpServer((req, res) => {
+    const chunks = [];
+    req.on("data", (c) => chunks.push(c)).once("end", async () => {
+      if (req.url === PROBE_PATH) {
+        res.writeHead(200, { "content-type": "text/javascript" }).end(PROBE);
+        return;
+      }
+      const request = new ProxiedRequest(req, res, Buffer.concat(chunks), origin);
+      for (const waiter of waiters) waiter(request);
+      const route = routes.find((r) => r.pattern.test(request.url()));
+      if (!route) {
+        forward(request).catch(() => {});
+        return;
+      }
+      await route.handler({
+        request: () => request,
+        continue: () => forward(request),
+        fulfill: ({ status = 200, contentType = "text/plain", body = "" }) => {
+          if (!res.destroyed) res.writeHead(status, { "content-type": contentType }).end(body);
+        },
+      });
     });
   });
-  const response = await page.goto(`${server}/`);
-  const csp = response.headers()["content-security-policy"] ?? "";
+  await new Promise((resolve, reject) => server.once("error", reject).listen(0, "127.0.0.1", resolve));
+  origin = `http://127.0.0.1:${server.address().port}`;
+
+  return {
+    origin,
+    /** Sends requests whose URL matches `glob` to handler(route) (newest route first). */
+    route(glob, handler) { routes.unshift({ glob, pattern: globToRegExp(glob), handler }); },
+    unroute(glob) { for (let i = routes.length - 1; i >= 0; i -= 1) if (routes[i].glob === glob) routes.splice(i, 1); },
+    unrouteAll() { routes.length = 0; },
+    /** The next request for which predicate(request) is true. */
+    waitForRequest(predicate, { timeout = WAIT_MS } = {}) {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => { waiters.delete(waiter); reject(new Error(`no such request in ${timeout} ms`)); }, timeout);
+        const waiter = (request) => {
+          if (!predicate(request)) return;
+          clearTimeout(timer);
+          waiters.delete(waiter);
+          resolve(request);
+        };
+        waiters.add(waiter);
+      });
+    },
+    /** The headers of the last HTML answer for `path`. */
+    documentHeaders(path) { return documents.findLast((d) => d.path === path)?.headers ?? {}; },
+    /** Static files not found since the last call (taken). */
+    takeProblems() { return problems.splice(0); },
+    close() { server.closeAllConnections(); return new Promise((resolve) => server.close(resolve)); },
+  };
+}
+
+/** The proxy every page is loaded through; `server` is its origin, the page's origin. */
+export const proxy = await startProxy(upstream);
+export const server = proxy.origin;
+
+/**
+ * A fresh page on the demo; closed when the test ends, after checking it
+ * broke no rule of its Content-Security-Policy. `problems()` lists its
+ * uncaught errors, console errors and missing files so far.
+ */
+export async function openDemo(t, browser, { viewport = DESKTOP, colorScheme } = {}) {
+  const page = await browser.newPage({ viewport, colorScheme });
+  page.setDefaultTimeout(WAIT_MS);
+  t.after(async () => {
+    proxy.unrouteAll();
+    let violations;
+    try {
+      violations = (await page.evaluate(readProbe)).violations;
+    } finally {
+      await page.close();
+    }
+    assert.deepEqual(violations, [], "the page violated its Content-Security-Policy");
+  });
+  proxy.takeProblems();
+  await page.goto(`${server}/`);
+  const csp = proxy.documentHeaders("/")["content-security-policy"] ?? "";
   assert.match(csp, /(^|;)\s*script-src 'self' 'wasm-unsafe-eval'\s*(;|$)/, `the page's CSP: ${csp}`);
   assert.doesNotMatch(csp, /'unsafe-inline'|'unsafe-eval'/, `the page's CSP: ${csp}`);
+  const problems = async () => [...proxy.takeProblems(), ...(await page.evaluate(readProbe)).problems];
   return { page, problems };
 }
 
 /** POSTs params as JSON to the API, the way the page's client does; the envelope's result (status 200). */
-export const api = (path, params) => post(path, params, server);
+export const api = (path, params) => post(path, params, upstream);
 
 export const apiCount = async (params) => (await api("/api/users/count", params)).totalUsers;
 export const apiList = (params) => api("/api/users", params);
@@ -176,9 +314,9 @@ export async function recordNotices(page) {
     snapshot();
     new MutationObserver(snapshot).observe(document.body,
       { subtree: true, childList: true, characterData: true, attributes: true });
-    globalThis.__noticeLog = log;
+    window.__noticeLog = log;
   });
-  return () => page.evaluate(() => globalThis.__noticeLog);
+  return () => page.evaluate(() => window.__noticeLog);
 }
 
 /** The timing line: its text, whether it is shown, and its numbers in ms. */
@@ -199,4 +337,21 @@ export async function readTiming(page) {
  */
 export async function downServerUrl() {
   return `http://127.0.0.1:${await freePort()}`;
+}
+
+/**
+ * Listens on the port of `url` (see downServerUrl) and takes each request,
+ * hands its path to onRequest and waits for it, then answers without CORS
+ * headers: the page's cross-origin call (its preflight) fails as a network
+ * error, as where nothing listens. (Dropping the connection instead would
+ * not do: Firefox sends a request again, once, on a connection reset.)
+ * Resolves to a close() function.
+ */
+export async function refusingServer(url, onRequest) {
+  const dropping = createHttpServer(async (req, res) => {
+    await onRequest(new URL(req.url, url).pathname, req.method);
+    res.writeHead(204).end();
+  });
+  await new Promise((resolve, reject) => dropping.once("error", reject).listen(Number(new URL(url).port), "127.0.0.1", resolve));
+  return () => { dropping.closeAllConnections(); return new Promise((resolve) => dropping.close(resolve)); };
 }

@@ -4,7 +4,7 @@
 //   - A Vite SSR bundle with `ssr.noExternal: true` (examples/vite-ssr), run
 //     from a copy in another folder, with no node_modules in reach.
 //   - Rollup 4 (examples/rollup): a Node.js bundle run from a copy, and a
-//     page bundle in headless Chromium.
+//     page bundle in Chromium, Firefox and WebKit.
 //   - Next.js 16 (examples/next): `next build` (Turbopack) with standalone
 //     output, run from a copy of .next/standalone as Next's docs say;
 //     `next dev`; `next build --webpack` run with `next start`. Each serves a
@@ -23,7 +23,8 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { apiUrl, bin, expectedSummary, freePort, lastJson, npmInstall, pack, repo, startUntil, stop, tally } from "../lib/harness.mjs";
-import { launchChromium, serve } from "../lib/pages.mjs";
+import { enginesToRun, launch, LABELS } from "../lib/browsers.mjs";
+import { serve } from "../lib/pages.mjs";
 
 const api = apiUrl();
 const parts = process.argv.slice(2).length ? process.argv.slice(2) : ["ssr", "rollup", "next"];
@@ -65,16 +66,17 @@ async function htmlSummary(url) {
     (_, dec, hex, name) => (dec ? String.fromCharCode(dec) : hex ? String.fromCharCode(parseInt(hex, 16)) : entities[name])));
 }
 
-let browser;
-/** Opens the page in Chromium, waits for `window.summary`; any console error or page error fails it. */
-async function inChromium(pageUrl) {
-  if (!browser) {
-    browser = await launchChromium();
-  }
-  const page = await browser.newPage();
+const browsers = new Map();
+/**
+ * Opens the page in `engine` (tests/lib/browsers.mjs), waits for
+ * `window.summary`; in Chromium any console error or page error fails it.
+ */
+async function inBrowser(engine, pageUrl) {
+  if (!browsers.has(engine)) browsers.set(engine, await launch(engine));
+  const page = await browsers.get(engine).newPage();
   const errors = [];
-  page.on("pageerror", (e) => errors.push(`pageerror: ${e}`));
-  page.on("console", (msg) => { if (msg.type() === "error") errors.push(`console: ${msg.text()} (${msg.location().url})`); });
+  page.pw?.on("pageerror", (e) => errors.push(`pageerror: ${e}`));
+  page.pw?.on("console", (msg) => { if (msg.type() === "error") errors.push(`console: ${msg.text()} (${msg.location().url})`); });
   try {
     await page.goto(pageUrl);
     // Until the page's script sets it, `window.summary` is the page's
@@ -140,14 +142,16 @@ async function rollup() {
   if (!built) return;
   try {
     await check("Rollup, Node.js bundle run from a copy", () => lastJson(run("node", ["count.mjs"], { cwd: built })));
-    await check("Rollup, page bundle with @web/rollup-plugin-import-meta-assets (Chromium)", async () => {
-      const server = await serve(built);
-      try {
-        return await inChromium(`http://127.0.0.1:${server.address().port}/index.html?api=${encodeURIComponent(api)}`);
-      } finally {
-        server.close();
-      }
-    });
+    for (const engine of enginesToRun()) {
+      await check(`Rollup, page bundle with @web/rollup-plugin-import-meta-assets (${LABELS[engine]})`, async () => {
+        const server = await serve(built);
+        try {
+          return await inBrowser(engine, `http://127.0.0.1:${server.address().port}/index.html?api=${encodeURIComponent(api)}`);
+        } finally {
+          server.close();
+        }
+      });
+    }
   } finally {
     rmSync(built, { recursive: true, force: true });
   }
@@ -201,7 +205,7 @@ async function nextChecks(label, base, { appEdge = true } = {}) {
   await check(`${label}: route handler, Node.js runtime (JSON)`, async () => JSON.parse(await get(`${base}/api/count`)));
   if (appEdge) await check(`${label}: route handler, Edge runtime (JSON)`, async () => JSON.parse(await get(`${base}/api/edge`)));
   await check(`${label}: Pages Router API route, Edge runtime (JSON)`, async () => JSON.parse(await get(`${base}/api/edge-pages`)));
-  await check(`${label}: "use client" page, calls in the browser (Chromium)`, () => inChromium(`${base}/client`));
+  await check(`${label}: "use client" page, calls in the browser (Chromium)`, () => inBrowser("chromium", `${base}/client`));
 }
 
 async function nextMode(label, make, start, options = {}) {
@@ -267,7 +271,7 @@ try {
   if (parts.includes("rollup")) await rollup();
   if (parts.includes("next")) await next();
 } finally {
-  await browser?.close();
+  for (const browser of browsers.values()) await browser.close();
   rmSync(scratch, { recursive: true, force: true });
 }
 console.log(`expected everywhere: ${JSON.stringify(expected)}`);

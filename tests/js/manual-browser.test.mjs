@@ -1,15 +1,15 @@
-// The manual loader and the browser entry's failures in headless Chromium:
-// pages served from loopback with pkg/ as is. The manual entry loads its
+// The manual loader and the browser entry's failures in Chromium, Firefox
+// and WebKit (tests/lib/browsers.mjs): pages served from loopback with pkg/ as is. The manual entry loads its
 // .wasm from a URL; the browser entry, whose .wasm is missing or whose page's
 // Content-Security-Policy refuses wasm compilation, still imports, and every
 // call rejects naming the URL or the refusal. Against the reference server.
-import { test, before, after } from "node:test";
+import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { extname, join, normalize } from "node:path";
-import { chromium } from "playwright-core";
 import { apiUrl, pkg, truth } from "../lib/harness.mjs";
+import { enginesToRun, launch, LABELS } from "../lib/browsers.mjs";
 
 const api = apiUrl();
 
@@ -69,7 +69,7 @@ const PAGES = {
 };
 
 const TYPES = { ".js": "text/javascript", ".wasm": "application/wasm", ".html": "text/html" };
-let server, origin, browser;
+let server, origin;
 
 before(async () => {
   server = createServer((req, res) => {
@@ -97,27 +97,20 @@ before(async () => {
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   origin = `http://127.0.0.1:${server.address().port}`;
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-      "--disable-component-update", "--disable-sync", "--no-first-run"],
-  });
 });
 
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+after(() => server?.close());
 
-async function open(name) {
+async function open(browser, name) {
   const page = await browser.newPage();
-  // An uncaught error (a failed import, a top-level await that threw)
-  // ends the wait at once; console errors (a 404) are told if it times out.
+  // In Chromium, an uncaught error (a failed import, a top-level await that
+  // threw) ends the wait at once; console errors (a 404) are told if it
+  // times out. Elsewhere the wait runs to its end.
   let failed;
   const errored = new Promise((_, reject) => { failed = reject; });
   const logged = [];
-  page.on("pageerror", (e) => failed(new Error(`page error: ${e}`)));
-  page.on("console", (m) => m.type() === "error" && logged.push(m.text()));
+  page.pw?.on("pageerror", (e) => failed(new Error(`page error: ${e}`)));
+  page.pw?.on("console", (m) => m.type() === "error" && logged.push(m.text()));
   try {
     await page.goto(`${origin}/page/${name}.html`);
     await Promise.race([
@@ -141,32 +134,42 @@ function assertRefused(got, message) {
   }
 }
 
-test("a page loads the manual entry's .wasm from a URL; before that, calls reject", async () => {
-  const got = await open("manual-url");
-  assertRefused(got.before, /the \.wasm is not loaded/);
-  const expected = await truth();
-  assert.deepEqual(got.after, { count: expected, list: 2, client: expected, instance: true });
-});
+for (const engine of enginesToRun()) {
+  describe(LABELS[engine], () => {
+    let browser;
+    before(async () => { browser = await launch(engine); });
+    after(() => browser?.close());
 
-test("a page's init from a missing URL rejects naming it, and so do the calls", async () => {
-  const got = await open("manual-missing");
-  const url = `${origin}/nowhere/user_management_client_bg.wasm`;
-  assert.match(got.init, /could not load the \.wasm from \/nowhere\/user_management_client_bg\.wasm/);
-  assert.ok(got.init.includes(`404 Not Found fetching '${url}'`), got.init);
-  assertRefused(got.calls, /could not load the \.wasm from \/nowhere\//);
-});
+    test("a page loads the manual entry's .wasm from a URL; before that, calls reject", async () => {
+      const got = await open(browser, "manual-url");
+      assertRefused(got.before, /the \.wasm is not loaded/);
+      const expected = await truth();
+      assert.deepEqual(got.after, { count: expected, list: 2, client: expected, instance: true });
+    });
 
-test("the browser entry with its .wasm missing imports, and every call names the URL", async () => {
-  const got = await open("browser-missing");
-  assertRefused(got, new RegExp(`could not load the \\.wasm from ${origin}/missing/web/user_management_client_bg\\.wasm`));
-});
+    test("a page's init from a missing URL rejects naming it, and so do the calls", async () => {
+      const got = await open(browser, "manual-missing");
+      const url = `${origin}/nowhere/user_management_client_bg.wasm`;
+      assert.match(got.init, /could not load the \.wasm from \/nowhere\/user_management_client_bg\.wasm/);
+      assert.ok(got.init.includes(`404 Not Found fetching '${url}'`), got.init);
+      assertRefused(got.calls, /could not load the \.wasm from \/nowhere\//);
+    });
 
-test("the browser entry on a page whose CSP refuses wasm imports, and every call says so", async () => {
-  assertRefused(await open("browser-csp-refused"),
-    /this host refused to compile WebAssembly \(CompileError: .*Content Security Policy.*\); allow it \(a page's CSP: 'wasm-unsafe-eval' in script-src\)/);
-});
+    test("the browser entry with its .wasm missing imports, and every call names the URL", async () => {
+      const got = await open(browser, "browser-missing");
+      assertRefused(got, new RegExp(`could not load the \\.wasm from ${origin}/missing/web/user_management_client_bg\\.wasm`));
+    });
 
-test("the browser entry on a page whose CSP allows 'wasm-unsafe-eval' answers (control)", async () => {
-  const expected = await truth();
-  assert.deepEqual(await open("browser-csp-allowed"), { count: expected, list: 2, client: expected, instance: true });
-});
+    test("the browser entry on a page whose CSP refuses wasm imports, and every call says so", async () => {
+      // Each engine's own words for the refusal, inside the client's.
+      const refusal = engine === "firefox" ? "blocked by CSP" : "Content Security Policy";
+      assertRefused(await open(browser, "browser-csp-refused"),
+        new RegExp(`this host refused to compile WebAssembly \\(CompileError: .*${refusal}.*\\); allow it \\(a page's CSP: 'wasm-unsafe-eval' in script-src\\)`));
+    });
+
+    test("the browser entry on a page whose CSP allows 'wasm-unsafe-eval' answers (control)", async () => {
+      const expected = await truth();
+      assert.deepEqual(await open(browser, "browser-csp-allowed"), { count: expected, list: 2, client: expected, instance: true });
+    });
+  });
+}

@@ -1,7 +1,5 @@
 // What the smoke and framework checks share to show a built page to a
-// browser: a static file server for a folder and Debian's Chromium, started
-// headless with the flags this machine needs (no sandbox as root, and no
-// background networking: only loopback is reachable).
+// browser: a static file server for a folder.
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { extname, join, normalize } from "node:path";
@@ -21,12 +19,5 @@ export function serve(dir) {
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
 }
 
-/** Debian's Chromium through playwright-core, headless. */
-export async function launchChromium() {
-  const { chromium } = await import("playwright-core");
-  return chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-      "--disable-component-update", "--disable-sync", "--no-first-run"],
-  });
-}
+// The browsers themselves are started by tests/lib/browsers.mjs.
+export { launchChromium } from "./browsers.mjs";

@@ -5,6 +5,7 @@
 // server's real numbers. The bundler apps (examples/vite, examples/webpack)
 // each get the tarball installed in their own folder and are built (or
 // served by `vite`) with the tools from this repository's devDependencies.
+// Each page is opened in Chromium, Firefox and WebKit (tests/lib/browsers.mjs).
 // The type test (tests/types/contract.ts) is compiled there too, against
 // the installed package, under each resolver. Prints `smoke: N passed, M
 // failed` and exits non-zero on any failure.
@@ -13,7 +14,8 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writ
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { apiUrl, bin, expectedSummary, freePort, lastJson, npmInstall, pack, repo, startUntil, stop, tally } from "../lib/harness.mjs";
-import { launchChromium, serve } from "../lib/pages.mjs";
+import { enginesToRun, launch, LABELS } from "../lib/browsers.mjs";
+import { serve } from "../lib/pages.mjs";
 
 const api = apiUrl();
 
@@ -52,20 +54,25 @@ function exampleApp(name) {
   return dir;
 }
 
-let browser;
-async function inChromium(pageUrl) {
-  // (The Vite dev server may reload the page once it has optimized a
-  // dependency; waitForFunction then waits on the new page.)
-  if (!browser) {
-    browser = await launchChromium();
-  }
-  const page = await browser.newPage();
+const { check, step, finish } = tally(expected);
+
+// The browser pages are opened in every engine (tests/lib/browsers.mjs),
+// each engine one check; a page check's own work (a build, a server) is a
+// step, counted once if it fails.
+const browsers = new Map();
+async function inBrowser(engine, pageUrl) {
+  if (!browsers.has(engine)) browsers.set(engine, await launch(engine));
+  const page = await browsers.get(engine).newPage();
+  // Uncaught errors are reported by Playwright (Chromium); in every engine
+  // the page's script must finish with the server's numbers.
   const errors = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
+  page.pw?.on("pageerror", (e) => errors.push(String(e)));
   try {
     await page.goto(pageUrl);
     // Until the page's script sets it, `window.summary` is the page's
     // <pre id="summary"> (named access): wait for the script's promise.
+    // (The Vite dev server may reload the page once it has optimized a
+    // dependency; the wait goes on in the new page.)
     await page.waitForFunction(() => window.summary !== undefined && !(window.summary instanceof Node), null, { timeout: 30_000 });
     const got = await page.evaluate(() => window.summary);
     if (errors.length) throw new Error(`page errors: ${errors.join("; ")}`);
@@ -74,8 +81,20 @@ async function inChromium(pageUrl) {
     await page.close();
   }
 }
+/** Per engine, how many page checks passed and failed. */
+const perEngine = Object.fromEntries(enginesToRun().map((engine) => [engine, { passed: 0, failed: 0 }]));
+/** The page in each engine, one after the other, each engine one check named `NAME (Engine)`. */
+async function inBrowsers(name, pageUrl) {
+  for (const engine of enginesToRun()) {
+    const got = await check(`${name} (${LABELS[engine]})`, () => inBrowser(engine, pageUrl));
+    perEngine[engine][got === undefined ? "failed" : "passed"] += 1;
+  }
+}
 
 // --- the runtimes -----------------------------------------------------------
+/** A page check: it is given `open(url)`, which opens the page in every engine. */
+const pageChecks = new Set();
+const pageCheck = (fn) => { pageChecks.add(fn); return fn; };
 const checks = {
   // One .wasm in the tarball, the one every entry uses (the smoke checks
   // below run each entry).
@@ -125,19 +144,19 @@ Deno.test("the package works in Deno", async () => {
       await mf.dispose();
     }
   },
-  "Browser, plain ES modules (Chromium)": async () => {
+  "Browser, plain ES modules": pageCheck(async (open) => {
     const server = await serve(scratch);
     try {
       cpSync(join(scratch, "examples/browser"), join(scratch, "page"), { recursive: true });
       // The import map in index.html points at ./node_modules, beside the page.
       writeFileSync(join(scratch, "page/index.html"),
         readFileSync(join(scratch, "page/index.html"), "utf8").replace("./node_modules/", "../node_modules/"));
-      return await inChromium(`http://127.0.0.1:${server.address().port}/page/index.html?api=${encodeURIComponent(api)}`);
+      await open(`http://127.0.0.1:${server.address().port}/page/index.html?api=${encodeURIComponent(api)}`);
     } finally {
       server.close();
     }
-  },
-  "Browser, bundled by esbuild (Chromium)": async () => {
+  }),
+  "Browser, bundled by esbuild": pageCheck(async (open) => {
     run(bin("esbuild"), ["examples/browser/app.js", "--bundle", "--format=esm", "--platform=browser",
       "--log-level=warning", "--outfile=dist-page/app.js"]);
     mkdirSync(join(scratch, "dist-page/web"), { recursive: true });
@@ -146,52 +165,51 @@ Deno.test("the package works in Deno", async () => {
       readFileSync(join(scratch, "examples/browser/index.html"), "utf8").replace(/<script type="importmap">[\s\S]*?<\/script>\n/, ""));
     const server = await serve(join(scratch, "dist-page"));
     try {
-      return await inChromium(`http://127.0.0.1:${server.address().port}/index.html?api=${encodeURIComponent(api)}`);
+      await open(`http://127.0.0.1:${server.address().port}/index.html?api=${encodeURIComponent(api)}`);
     } finally {
       server.close();
     }
-  },
+  }),
   "Bun, import": () =>
     lastJson(run(bin("bun"), ["examples/bun/count.mjs"], { env: { ...process.env, USERS_API_URL: api, DO_NOT_TRACK: "1" } })),
   "Bun, require": () =>
     lastJson(run(bin("bun"), ["examples/bun/count.cjs"], { env: { ...process.env, USERS_API_URL: api, DO_NOT_TRACK: "1" } })),
-  "Browser, Vite production build (Chromium)": async () => {
+  "Browser, Vite production build": pageCheck(async (open) => {
     const app = exampleApp("vite");
     run(bin("vite"), ["build", "--logLevel", "warn"], { cwd: app });
     const server = await serve(join(app, "dist"));
     try {
-      return await inChromium(`http://127.0.0.1:${server.address().port}/index.html?api=${encodeURIComponent(api)}`);
+      await open(`http://127.0.0.1:${server.address().port}/index.html?api=${encodeURIComponent(api)}`);
     } finally {
       server.close();
     }
-  },
-  "Browser, Vite dev server with its dependency pre-bundling (Chromium)": async () => {
+  }),
+  "Browser, Vite dev server with its dependency pre-bundling": pageCheck(async (open) => {
     const app = join(scratch, "apps", "vite");
     const port = await freePort();
     // --force: pre-bundle the package afresh, whatever the build left in the cache.
     const dev = await startUntil(bin("vite"), ["--host", "127.0.0.1", "--port", String(port), "--strictPort", "--force"],
       { cwd: app, env: process.env }, /Local:\s+(http:\/\/127\.0\.0\.1:\d+\/)/);
     try {
-      const got = await inChromium(`${dev.match[1]}?api=${encodeURIComponent(api)}`);
+      await open(`${dev.match[1]}?api=${encodeURIComponent(api)}`);
       // The package really went through the pre-bundling (not served as is).
       const deps = join(app, "node_modules/.vite/deps/_metadata.json");
       const optimized = Object.keys(JSON.parse(readFileSync(deps, "utf8")).optimized ?? {});
       if (!optimized.includes("user-management-client")) throw new Error(`not pre-bundled: ${optimized}`);
-      return got;
     } finally {
       await stop(dev.child);
     }
-  },
-  "Browser, webpack 5 production build (Chromium)": async () => {
+  }),
+  "Browser, webpack 5 production build": pageCheck(async (open) => {
     const app = exampleApp("webpack");
     run(bin("webpack"), ["--mode", "production", "--no-stats"], { cwd: app });
     const server = await serve(app);
     try {
-      return await inChromium(`http://127.0.0.1:${server.address().port}/index.html?api=${encodeURIComponent(api)}`);
+      await open(`http://127.0.0.1:${server.address().port}/index.html?api=${encodeURIComponent(api)}`);
     } finally {
       server.close();
     }
-  },
+  }),
 };
 
 // The type test under each resolver, against the installed package: each
@@ -214,7 +232,7 @@ for (const [resolver, declarations] of Object.entries(declarationsFor)) {
 
 // --- the manual loader: user-management-client/manual and /wasm -------------
 // examples/manual/ in Node (bytes, ESM and CommonJS), workerd (the Module
-// that importing /wasm gives) and Chromium (its URL, from an import map);
+// that importing /wasm gives) and the browsers (its URL, from an import map);
 // then tests/types/manual.ts under each resolver, checking which
 // declaration files it got.
 Object.assign(checks, {
@@ -238,17 +256,17 @@ Object.assign(checks, {
       await mf.dispose();
     }
   },
-  "Manual loader: Chromium, init(URL from an import map)": async () => {
+  "Manual loader: browser, init(URL from an import map)": pageCheck(async (open) => {
     const server = await serve(scratch);
     try {
       cpSync(join(scratch, "examples/manual"), join(scratch, "manual-page"), { recursive: true });
       writeFileSync(join(scratch, "manual-page/index.html"),
         readFileSync(join(scratch, "manual-page/index.html"), "utf8").replaceAll("./node_modules/", "../node_modules/"));
-      return await inChromium(`http://127.0.0.1:${server.address().port}/manual-page/index.html?api=${encodeURIComponent(api)}`);
+      await open(`http://127.0.0.1:${server.address().port}/manual-page/index.html?api=${encodeURIComponent(api)}`);
     } finally {
       server.close();
     }
-  },
+  }),
 });
 const manualDeclarations = {
   "nodenext-esm": ["manual.d.ts", "wasm.d.ts"],
@@ -268,9 +286,12 @@ for (const [resolver, declarations] of Object.entries(manualDeclarations)) {
   };
 }
 
-const { check, finish } = tally(expected);
-for (const [name, fn] of Object.entries(checks)) await check(name, fn);
-await browser?.close();
+for (const [name, fn] of Object.entries(checks)) {
+  if (pageChecks.has(fn)) await step(name, () => fn((pageUrl) => inBrowsers(name, pageUrl)));
+  else await check(name, fn);
+}
+for (const browser of browsers.values()) await browser.close();
 rmSync(scratch, { recursive: true, force: true });
 console.log(`expected in every runtime: ${JSON.stringify(expected)}`);
+for (const [engine, n] of Object.entries(perEngine)) console.log(`smoke pages in ${LABELS[engine]}: ${n.passed} passed, ${n.failed} failed`);
 finish("smoke");
