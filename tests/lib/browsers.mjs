@@ -20,7 +20,7 @@
 // what only Chromium checks: screenshots, console and page-error events).
 import { spawn } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { freePort } from "./harness.mjs";
 
 export const ENGINES = ["chromium", "firefox", "webkit"];
 
@@ -149,16 +149,6 @@ const DRIVERS = {
     display: true,
   },
 };
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 // The process groups started here, ended if this process exits without
 // closing its browsers (a test that threw, for example).

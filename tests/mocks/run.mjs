@@ -11,22 +11,22 @@
 // - Playwright's page.route in front of a page that imports the package.
 //
 // Each project's lock is installed with `npm ci` in target/mocks/NAME only
-// when the lock changed; then the tarball. The page checks run in every
-// engine of ENGINES. Prints `mocks: N passed, M failed` and exits non-zero
-// on any failure.
+// when the lock changed; then the tarball. The setupWorker page runs in
+// Chromium, Firefox and WebKit (tests/lib/browsers.mjs). Two checks are
+// Chromium's by nature: page.route is Playwright's API, and Playwright
+// drives only Chromium here (Firefox and WebKit go through WebDriver, which
+// cannot intercept requests); Vitest browser mode runs in Playwright's
+// Chromium (@vitest/browser-playwright). Prints `mocks: N passed, M failed`
+// and exits non-zero on any failure.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { launchChromium, serve } from "../lib/pages.mjs";
+import { enginesToRun, launch, LABELS } from "../lib/browsers.mjs";
+import { npm, pack, repo } from "../lib/harness.mjs";
+import { serve } from "../lib/pages.mjs";
 
-const ENGINES = { chromium: launchChromium };
-
-const repo = fileURLToPath(new URL("../..", import.meta.url));
 const work = join(repo, "target", "mocks");
-const quiet = ["--no-audit", "--no-fund", "--loglevel=error"];
-const npm = (args, cwd) => execFileSync("npm", [...args, ...quiet], { cwd, stdio: ["ignore", "ignore", "inherit"] });
 
 /** `npm ci` in `dir` unless its node_modules was installed from this very lock. */
 function installLocked(dir) {
@@ -34,14 +34,12 @@ function installLocked(dir) {
   const stamp = join(dir, "node_modules", ".mocks-stamp");
   if (existsSync(stamp) && readFileSync(stamp, "utf8") === lock) return;
   console.log(`npm ci in ${dir.slice(repo.length)}`);
-  npm(["ci", "--prefer-offline"], dir);
+  npm(dir, "ci", "--prefer-offline");
   writeFileSync(stamp, lock);
 }
 
 mkdirSync(work, { recursive: true });
-const tarball = join(work, execFileSync("npm", ["pack", "--silent", "--pack-destination", work], {
-  cwd: join(repo, "pkg"), encoding: "utf8",
-}).trim().split("\n").pop());
+const tarball = pack(work);
 installLocked(join(repo, "tests/node-lines"));
 const nodeBin = (line) => join(repo, "tests/node-lines/node_modules", `node${line}`, "bin", "node");
 
@@ -58,7 +56,7 @@ function project(name) {
   delete manifest.dependencies["user-management-client"];
   writeFileSync(join(dir, "package.json"), JSON.stringify(manifest, null, 2));
   installLocked(dir);
-  npm(["install", "--no-save", tarball], dir);
+  npm(dir, "install", "--no-save", tarball);
   rmSync(join(dir, "node_modules", ".vite"), { recursive: true, force: true });
   return dir;
 }
@@ -86,7 +84,7 @@ const expected = {
 async function summaryOf(browser, url, prepare = async () => {}, seen) {
   const page = await browser.newPage();
   const errors = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
+  page.pw?.on("pageerror", (e) => errors.push(String(e)));
   try {
     await prepare(page);
     await page.goto(url);
@@ -125,7 +123,7 @@ const ROUTE_PAGE = `<!doctype html>
 `;
 
 /** A user's Playwright test: page.route answers the API (and its CORS preflight) and records in `requests` what it saw. */
-async function routeApi(page, requests) {
+async function routeApi({ pw: page }, requests) {
   const cors = { "access-control-allow-origin": "*", "access-control-allow-headers": "*", "access-control-allow-methods": "POST" };
   await page.route("https://api.example.test/api/**", async (route) => {
     const request = route.request();
@@ -185,16 +183,17 @@ checks["Vitest 5 browser mode (Chromium) with MSW setupWorker, Node 24 (4 tests)
   }
 };
 
+// Each page check with the engines it runs in.
 const pageChecks = {
-  "MSW setupWorker in a page built by Vite": async (browser) => {
+  "MSW setupWorker in a page built by Vite": [enginesToRun(), async (browser) => {
     const server = await serve(join(browserProject, "dist"));
     try {
       await summaryOf(browser, `http://127.0.0.1:${server.address().port}/index.html`);
     } finally {
       server.close();
     }
-  },
-  "Playwright page.route in front of a page that imports the package": async (browser) => {
+  }],
+  "Playwright page.route in front of a page that imports the package": [["chromium"], async (browser) => {
     writeFileSync(join(browserProject, "route.html"), ROUTE_PAGE);
     const server = await serve(browserProject);
     try {
@@ -203,7 +202,7 @@ const pageChecks = {
     } finally {
       server.close();
     }
-  },
+  }],
 };
 
 // --- running --------------------------------------------------------------------
@@ -220,10 +219,12 @@ async function timed(name, fn) {
   }
 }
 for (const [name, fn] of Object.entries(checks)) await timed(name, fn);
-for (const [engine, launch] of Object.entries(ENGINES)) {
-  const browser = await launch();
+for (const engine of enginesToRun()) {
+  const browser = await launch(engine);
   try {
-    for (const [name, check] of Object.entries(pageChecks)) await timed(`${engine}: ${name}`, () => check(browser));
+    for (const [name, [engines, check]] of Object.entries(pageChecks)) {
+      if (engines.includes(engine)) await timed(`${LABELS[engine]}: ${name}`, () => check(browser));
+    }
   } finally {
     await browser.close();
   }

@@ -19,43 +19,32 @@
 //     starting the worker and is opened 3 times: every one must be answered
 //     with the server's real numbers.
 //
-// Each page check runs in every engine of ENGINES. Prints `workers: N
-// passed, M failed` and exits non-zero on any failure.
+// Each page check runs in Chromium, Firefox and WebKit
+// (tests/lib/browsers.mjs). Prints `workers: N passed, M failed` and exits
+// non-zero on any failure.
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { extname, join, normalize } from "node:path";
-import { fileURLToPath } from "node:url";
-import { launchChromium, serve } from "../lib/pages.mjs";
+import { enginesToRun, launch, LABELS } from "../lib/browsers.mjs";
+import { apiUrl, bin, expectedSummary, npmInstall, pack, repo } from "../lib/harness.mjs";
+import { serve } from "../lib/pages.mjs";
 
-const ENGINES = { chromium: launchChromium };
 const OPENS = 3;
 
-const repo = fileURLToPath(new URL("../..", import.meta.url));
-const bin = (name) => join(repo, "node_modules", ".bin", name);
-const api = process.env.USERS_API_URL;
-if (!api) throw new Error("USERS_API_URL is not set: run through scripts/with-server.sh");
+const api = apiUrl();
 
 // --- the scratch project ----------------------------------------------------
 const scratch = mkdtempSync(join(tmpdir(), "umc-workers-"));
-const packed = join(scratch, execFileSync("npm", ["pack", "--silent", "--pack-destination", scratch], {
-  cwd: join(repo, "pkg"), encoding: "utf8",
-}).trim().split("\n").pop());
-const npmInstall = (cwd) => execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", packed], {
-  cwd, stdio: ["ignore", "ignore", "inherit"],
-});
+const packed = pack(scratch);
 writeFileSync(join(scratch, "package.json"), JSON.stringify({ name: "workers", private: true, type: "module" }));
-npmInstall(scratch);
+npmInstall(scratch, packed);
 const installedWasm = join(scratch, "node_modules/user-management-client/web/user_management_client_bg.wasm");
 
 // --- the truth, from the server itself --------------------------------------
-async function post(path, params) {
-  const r = await fetch(api + path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(params) });
-  return (await r.json()).result;
-}
-const totalActive = (await post("/api/users/count", { active: "true" })).totalUsers;
-const expected = { totalActive, listed: Math.min(5, totalActive), listTotal: totalActive, refused: "validation:active" };
+const expected = await expectedSummary(api);
+const { totalActive } = expected;
 
 // --- helpers ----------------------------------------------------------------
 function run(cmd, args, cwd) {
@@ -66,7 +55,7 @@ function run(cmd, args, cwd) {
 async function summaryOf(browser, url) {
   const page = await browser.newPage();
   const errors = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
+  page.pw?.on("pageerror", (e) => errors.push(String(e)));
   try {
     await page.goto(url);
     // Until the page's script sets it, `window.summary` is the page's
@@ -177,8 +166,11 @@ pageChecks["Module worker, unbundled (examples/worker-plain)"] = async (browser)
   }
 };
 
-// examples/worker-plain's module service worker, registered afresh in
-// each open (a new browser context each time: no registration is shared).
+// examples/worker-plain's module service worker: in Chromium registered
+// afresh in each open (a new browser context each time); in Firefox and
+// WebKit (windows of one WebDriver session) the first open registers it and
+// the later ones find it active. Service workers need a secure context:
+// http://127.0.0.1 is one.
 pageChecks["Module service worker, unbundled (examples/worker-plain)"] = async (browser) => {
   const server = await serve(scratch);
   try {
@@ -215,7 +207,7 @@ const setup = {
     const manifest = JSON.parse(readFileSync(join(app, "package.json"), "utf8"));
     delete manifest.devDependencies;
     writeFileSync(join(app, "package.json"), JSON.stringify(manifest, null, 2));
-    npmInstall(app);
+    npmInstall(app, packed);
   },
 };
 for (const [name, [root, file, build]] of Object.entries(builds)) {
@@ -250,10 +242,10 @@ async function timed(name, fn, limitMs = 120_000) {
 }
 try {
   for (const [name, fn] of Object.entries(setup)) await timed(name, fn);
-  for (const [engine, launch] of Object.entries(ENGINES)) {
-    const browser = await launch();
+  for (const engine of enginesToRun()) {
+    const browser = await launch(engine);
     try {
-      for (const [name, check] of Object.entries(pageChecks)) await timed(`${engine}: ${name}`, () => check(browser));
+      for (const [name, check] of Object.entries(pageChecks)) await timed(`${LABELS[engine]}: ${name}`, () => check(browser));
     } finally {
       await Promise.race([browser.close(), new Promise((resolve) => setTimeout(resolve, 20_000).unref())]);
     }
