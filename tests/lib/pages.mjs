@@ -1,5 +1,6 @@
-// What the smoke and framework checks share to show a built page to a
-// browser: a static file server for a folder.
+// What the page checks (smoke, frameworks, workers, mocks) share to show a
+// built page to a browser: a static file server for a folder. The browsers
+// themselves are started by tests/lib/browsers.mjs.
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { extname, join, normalize } from "node:path";
@@ -18,6 +19,3 @@ export function serve(dir) {
   });
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
 }
-
-// The browsers themselves are started by tests/lib/browsers.mjs.
-export { launchChromium } from "./browsers.mjs";
