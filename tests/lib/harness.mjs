@@ -5,7 +5,8 @@
 // loopback port, long-lived child processes, and the built glue
 // instantiated in this process.
 import { execFileSync, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -66,6 +67,23 @@ export function npm(cwd, ...args) {
 
 /** `npm install ARGS` in `cwd` (a tarball's path installs that tarball). */
 export const npmInstall = (cwd, ...args) => npm(cwd, "install", ...args);
+
+/** `npm ci` in `dir` unless its node_modules was installed from this very lock. */
+export function installLocked(dir) {
+  const lock = createHash("sha256").update(readFileSync(join(dir, "package-lock.json"))).digest("hex");
+  const stamp = join(dir, "node_modules", ".lock-stamp");
+  if (existsSync(stamp) && readFileSync(stamp, "utf8") === lock) return;
+  console.log(`npm ci in ${dir.slice(repo.length)}`);
+  // --prefer-offline: the lock pins every version, so npm's cached metadata serves.
+  npm(dir, "ci", "--prefer-offline");
+  writeFileSync(stamp, lock);
+}
+
+/** The `node` binary of Node.js `line` (22 or 24), from tests/node-lines (installed on first use). */
+export function nodeBin(line) {
+  installLocked(join(repo, "tests/node-lines"));
+  return join(repo, "tests/node-lines/node_modules", `node${line}`, "bin", "node");
+}
 
 /** A loopback port the OS just handed out and that was closed again: free, and refusing connections. */
 export function freePort() {

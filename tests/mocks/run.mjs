@@ -19,29 +19,17 @@
 // Chromium (@vitest/browser-playwright). Prints `mocks: N passed, M failed`
 // and exits non-zero on any failure.
 import { execFileSync } from "node:child_process";
-import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { enginesToRun, launch, LABELS } from "../lib/browsers.mjs";
-import { npm, pack, repo } from "../lib/harness.mjs";
+import { installLocked, nodeBin, npm, pack, repo } from "../lib/harness.mjs";
 import { serve } from "../lib/pages.mjs";
 
 const work = join(repo, "target", "mocks");
 
-/** `npm ci` in `dir` unless its node_modules was installed from this very lock. */
-function installLocked(dir) {
-  const lock = createHash("sha256").update(readFileSync(join(dir, "package-lock.json"))).digest("hex");
-  const stamp = join(dir, "node_modules", ".mocks-stamp");
-  if (existsSync(stamp) && readFileSync(stamp, "utf8") === lock) return;
-  console.log(`npm ci in ${dir.slice(repo.length)}`);
-  npm(dir, "ci", "--prefer-offline");
-  writeFileSync(stamp, lock);
-}
 
 mkdirSync(work, { recursive: true });
 const tarball = pack(work);
-installLocked(join(repo, "tests/node-lines"));
-const nodeBin = (line) => join(repo, "tests/node-lines/node_modules", `node${line}`, "bin", "node");
 
 /**
  * examples/NAME in target/mocks/NAME, as its user has it: its locked

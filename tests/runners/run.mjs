@@ -16,31 +16,18 @@
 //
 // Prints `runners: N passed, M failed` and exits non-zero on any failure.
 import { execFileSync } from "node:child_process";
-import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { apiUrl, expectedSummary, lastJson, npm, npmInstall, pack, repo, tally } from "../lib/harness.mjs";
+import { apiUrl, expectedSummary, installLocked, lastJson, nodeBin, npm, npmInstall, pack, repo, tally } from "../lib/harness.mjs";
 
 const work = join(repo, "target", "runners");
 const api = apiUrl();
 
-/** `npm ci` in `dir` unless its node_modules was installed from this very lock. */
-function installLocked(dir) {
-  const lock = createHash("sha256").update(readFileSync(join(dir, "package-lock.json"))).digest("hex");
-  const stamp = join(dir, "node_modules", ".runners-stamp");
-  if (existsSync(stamp) && readFileSync(stamp, "utf8") === lock) return;
-  console.log(`npm ci in ${dir.slice(repo.length)}`);
-  // --prefer-offline: the lock pins every version, so npm's cached metadata serves.
-  npm(dir, "ci", "--prefer-offline");
-  writeFileSync(stamp, lock);
-}
 
 // --- the tarball and the Node lines -------------------------------------------
 mkdirSync(work, { recursive: true });
 const tarball = pack(work);
 
-installLocked(join(repo, "tests/node-lines"));
-const nodeBin = (line) => join(repo, "tests/node-lines/node_modules", `node${line}`, "bin", "node");
 
 // --- the truth, from the server itself ----------------------------------------
 const expected = await expectedSummary(api);
