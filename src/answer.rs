@@ -1,5 +1,5 @@
 //! An answer that arrived, judged: the envelope to resolve with, or the
-//! error. The rules are the pure `envelope.rs`; this module reads what they
+//! error. The rules are the pure `envelope.rs` (`judge`); this module reads what they
 //! need from the body as the platform's `JSON.parse` made it, through
 //! `Reflect`, without copying the body into Rust: the caller gets that very
 //! object. Only an error copies the body's text into Rust.
@@ -7,8 +7,8 @@
 use js_sys::JsString;
 use wasm_bindgen::prelude::*;
 
-use crate::envelope::{check_success, EnvelopeView};
-use crate::error::{Error, ErrorKind};
+use crate::envelope::{self, EnvelopeView, BODY_CUT};
+use crate::error::Error;
 use crate::exchange::Answer;
 use crate::model::Operation;
 use crate::value::Value;
@@ -21,54 +21,33 @@ extern "C" {
     fn parse_json(text: &JsString) -> Result<JsValue, JsValue>;
 }
 
-/// A body cut for an error: the first 65,536 UTF-16 units of its text.
-const BODY_CUT: u32 = 65_536;
-
 /// The envelope to resolve with (the parsed body itself), or the error.
 pub fn judge(answer: Answer, operation: Operation) -> Result<JsValue, Error> {
-    let ok = (200..300).contains(&answer.http_status);
-    let parsed = parse_json(&answer.text).ok();
-    let failed = match &parsed {
-        Some(body) => {
-            let view = envelope_view(body);
-            if ok {
-                match check_success(operation, &view) {
-                    Ok(()) => return Ok(body.clone()),
-                    Err(error) => error,
-                }
-            } else {
-                http_error(answer.http_status).with_status(view.envelope_status())
-            }
-        }
-        None if ok => Error::new(ErrorKind::Decode, "the response body is not JSON"),
-        None => http_error(answer.http_status),
+    let parsed = parse_json(&answer.text).ok().map(|body| {
+        let view = envelope_view(&body);
+        (body, view)
+    });
+    let json = parsed.is_some();
+    let failed = match envelope::judge(operation, answer.http_status, parsed) {
+        Ok(body) => return Ok(body),
+        Err(error) => error,
     };
     // The error keeps the body's text: the whole of a JSON body (the JS
     // layer parses it again for `UsersApiError.body`), the rest cut.
-    let json = parsed.is_some();
-    let text = if json || answer.text.length() <= BODY_CUT {
+    let cut = BODY_CUT as u32;
+    let text = if json || answer.text.length() <= cut {
         answer.text
     } else {
         // Not splitting a surrogate pair.
-        let last = answer.text.char_code_at(BODY_CUT - 1) as u32;
+        let last = answer.text.char_code_at(cut - 1) as u32;
         let end = if (0xD800..=0xDBFF).contains(&last) {
-            BODY_CUT - 1
+            cut - 1
         } else {
-            BODY_CUT
+            cut
         };
         answer.text.slice(0, end)
     };
     Err(failed.with_response(answer.http_status, String::from(&text), json))
-}
-
-fn http_error(http_status: u16) -> Error {
-    // Written as an i64, like the API status in envelope.rs: one integer
-    // `Display` in the `.wasm`, not one per integer type.
-    let http_status = i64::from(http_status);
-    Error::new(
-        ErrorKind::Http,
-        format!("the server answered HTTP {http_status}"),
-    )
 }
 
 /// Reads the few fields the envelope rules need: `status`, whether

@@ -39,6 +39,54 @@ impl EnvelopeView {
     }
 }
 
+/// How much of a body an error keeps when the body is not JSON: its first
+/// 65,536 UTF-16 units (a JSON body is kept whole).
+pub const BODY_CUT: usize = 65_536;
+
+/// Judges an answer that arrived with `http_status`: `parsed` is its body
+/// as the platform parsed it, with its view, where the body is JSON. `Ok`
+/// hands back the body for the caller, as it is; the error has no body yet
+/// (the transport adds it with [`Error::with_response`]).
+pub fn judge<B>(
+    operation: Operation,
+    http_status: u16,
+    parsed: Option<(B, EnvelopeView)>,
+) -> Result<B, Error> {
+    let ok = (200..300).contains(&http_status);
+    match parsed {
+        Some((body, view)) if ok => check_success(operation, &view).map(|()| body),
+        Some((_, view)) => Err(http_error(http_status).with_status(view.envelope_status())),
+        None if ok => Err(Error::new(
+            ErrorKind::Decode,
+            "the response body is not JSON",
+        )),
+        None => Err(http_error(http_status)),
+    }
+}
+
+/// `text` cut to its first [`BODY_CUT`] UTF-16 units, never inside a
+/// character (a surrogate pair stays whole or goes).
+pub fn cut_body(text: &str) -> &str {
+    let mut units = 0;
+    for (at, c) in text.char_indices() {
+        units += c.len_utf16();
+        if units > BODY_CUT {
+            return text.get(..at).unwrap_or(text);
+        }
+    }
+    text
+}
+
+fn http_error(http_status: u16) -> Error {
+    // Written as an i64, like the API status below: one integer `Display`
+    // in the `.wasm`, not one per integer type.
+    let http_status = i64::from(http_status);
+    Error::new(
+        ErrorKind::Http,
+        format!("the server answered HTTP {http_status}"),
+    )
+}
+
 /// Checks a 2xx answer's parsed body for `operation`. `Ok` means the caller
 /// gets the body as it is.
 pub fn check_success(operation: Operation, view: &EnvelopeView) -> Result<(), Error> {
@@ -168,6 +216,41 @@ mod tests {
         assert_eq!(err.kind(), ErrorKind::Api);
         assert_eq!(err.status(), Some(403));
         assert!(err.message().contains("403"));
+    }
+
+    #[test]
+    fn answers_are_judged_by_http_status_then_envelope() {
+        let parsed = |view: EnvelopeView| Some(("body", view));
+        assert_eq!(
+            judge(Operation::Count, 200, parsed(count_ok(3.0))).ok(),
+            Some("body")
+        );
+        assert!(judge(Operation::Count, 204, parsed(count_ok(3.0))).is_ok());
+        let err = judge::<()>(Operation::Count, 200, None).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Decode);
+        let err = judge::<()>(Operation::List, 503, None).unwrap_err();
+        assert_eq!((err.kind(), err.http_status()), (ErrorKind::Http, None));
+        assert_eq!(err.message(), "the server answered HTTP 503");
+        let not_found = || view(Value::Number(404.0), Value::Object, Value::Undefined);
+        let err = judge(Operation::List, 404, parsed(not_found())).unwrap_err();
+        assert_eq!((err.kind(), err.status()), (ErrorKind::Http, Some(404)));
+        let err = judge(Operation::Count, 200, parsed(not_found())).unwrap_err();
+        assert_eq!((err.kind(), err.status()), (ErrorKind::Api, Some(404)));
+    }
+
+    #[test]
+    fn bodies_are_cut_in_utf16_units_between_characters() {
+        assert_eq!(cut_body("short"), "short");
+        let long = "x".repeat(BODY_CUT + 10);
+        assert_eq!(cut_body(&long).len(), BODY_CUT);
+        // A pair of surrogates that would straddle the cut goes whole.
+        let straddling = format!("{}\u{1F600}", "x".repeat(BODY_CUT - 1));
+        assert_eq!(cut_body(&straddling), "x".repeat(BODY_CUT - 1));
+        let fitting = format!("{}\u{1F600}y", "x".repeat(BODY_CUT - 2));
+        assert_eq!(
+            cut_body(&fitting),
+            format!("{}\u{1F600}", "x".repeat(BODY_CUT - 2))
+        );
     }
 
     #[test]

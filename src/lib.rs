@@ -70,6 +70,12 @@ pub mod retry;
 pub mod secrets;
 pub mod value;
 
+/// The transports the client loop sends through; for now only the WASI one
+/// (`wasm32-wasip2`), which the component in `component/` drives.
+#[cfg(all(target_arch = "wasm32", target_os = "wasi"))]
+#[doc(hidden)]
+pub mod transport;
+
 mod answer;
 mod client;
 mod client_options;

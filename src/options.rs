@@ -225,6 +225,20 @@ pub fn check_headers(headers: &[(String, String)]) -> Result<(), Error> {
     Ok(())
 }
 
+/// The headers a request sends: the client's, the call's over them, then
+/// `Accept: application/json` and the `Content-Type` of `params_in`.
+pub fn request_headers(
+    client: &[(String, String)],
+    call: &[(String, String)],
+    params_in: ParamsIn,
+) -> Vec<(String, String)> {
+    let mut fixed = vec![("Accept".to_string(), "application/json".to_string())];
+    if let Some(content_type) = params_in.content_type() {
+        fixed.push(("Content-Type".into(), content_type.into()));
+    }
+    merge_headers(&merge_headers(client, call), &fixed)
+}
+
 /// `over` merged over `base`: a name in `over` replaces the same name
 /// (case-insensitively) in `base`.
 pub fn merge_headers(
@@ -376,6 +390,24 @@ mod tests {
                 pair("authorization", "b"),
                 pair("X-New", "n")
             ]
+        );
+    }
+
+    #[test]
+    fn requests_send_accept_and_their_content_type_last() {
+        let pair = |n: &str, v: &str| (n.to_string(), v.to_string());
+        let client = [pair("accept", "text/html"), pair("X-A", "1")];
+        assert_eq!(
+            request_headers(&client, &[pair("x-a", "2")], ParamsIn::Body),
+            vec![
+                pair("x-a", "2"),
+                pair("Accept", "application/json"),
+                pair("Content-Type", "application/json")
+            ]
+        );
+        assert_eq!(
+            request_headers(&[], &[], ParamsIn::Query),
+            vec![pair("Accept", "application/json")]
         );
     }
 

@@ -11,7 +11,7 @@ use web_sys::{RequestCredentials, RequestInit, Url, UrlSearchParams};
 use crate::error::Error;
 use crate::interop::Rejection;
 use crate::model::{Credentials, ParamsIn};
-use crate::options::merge_headers;
+use crate::options::request_headers;
 use crate::secrets;
 
 /// The headers a request sends, as `fetch` takes them, and the credentials
@@ -34,11 +34,7 @@ impl Headers {
         call: &[(String, String)],
         params_in: ParamsIn,
     ) -> Headers {
-        let mut fixed = vec![("Accept".to_string(), "application/json".to_string())];
-        if let Some(content_type) = params_in.content_type() {
-            fixed.push(("Content-Type".into(), content_type.into()));
-        }
-        let merged = merge_headers(&merge_headers(client, call), &fixed);
+        let merged = request_headers(client, call, params_in);
         let list = merged
             .iter()
             .map(|(name, value)| Array::of2(&name.into(), &value.into()))

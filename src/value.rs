@@ -123,19 +123,19 @@ pub fn quoted(value: &str) -> String {
     format!("\"{shown}{ellipsis}\"")
 }
 
-/// A number as JavaScript writes it. On wasm32 the platform writes it
-/// (`Number.prototype.toString`), which keeps Rust's float formatting out
-/// of the `.wasm`; natively (tests) Rust's `Display`, which agrees for the
-/// values messages show.
+/// A number as JavaScript writes it. On wasm32 in a JS runtime the platform
+/// writes it (`Number.prototype.toString`), which keeps Rust's float
+/// formatting out of the `.wasm`; elsewhere (native tests, WASI, which has
+/// no JS) Rust's `Display`, which agrees for the values messages show.
 pub fn number(n: f64) -> String {
-    #[cfg(target_arch = "wasm32")]
+    #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
     {
         js_sys::Number::from(n)
             .to_string_with_radix(10)
             .map(String::from)
             .unwrap_or_default()
     }
-    #[cfg(not(target_arch = "wasm32"))]
+    #[cfg(not(all(target_arch = "wasm32", not(target_os = "wasi"))))]
     {
         if n.is_nan() {
             "NaN".into()

@@ -1,0 +1,74 @@
+//! An answer that arrived through WASI, judged by the library's rules
+//! (`envelope.rs`): the body parsed by serde_json and read into the
+//! [`EnvelopeView`] those rules look at.
+
+use serde_json::Value as Json;
+
+use super::Answer;
+use crate::envelope::{self, cut_body, EnvelopeView};
+use crate::error::Error;
+use crate::model::Operation;
+use crate::value::Value;
+
+/// The parsed envelope for the caller and the body's text, or the error,
+/// which keeps the body: the whole of a JSON body, the rest cut as
+/// [`cut_body`] cuts it.
+pub fn judge(answer: Answer, operation: Operation) -> Result<(Json, String), Error> {
+    let Answer {
+        http_status, text, ..
+    } = answer;
+    let parsed = serde_json::from_str::<Json>(&text).ok().map(|body| {
+        let view = envelope_view(&body);
+        (body, view)
+    });
+    let json = parsed.is_some();
+    match envelope::judge(operation, http_status, parsed) {
+        Ok(body) => Ok((body, text)),
+        Err(failed) => {
+            let text = if json {
+                text
+            } else {
+                cut_body(&text).to_string()
+            };
+            Err(failed.with_response(http_status, text, json))
+        }
+    }
+}
+
+/// What a JSON value is, as the rules see values.
+fn value(json: &Json) -> Value {
+    match json {
+        Json::Null => Value::Null,
+        Json::Bool(b) => Value::Bool(*b),
+        Json::Number(n) => Value::Number(n.as_f64().unwrap_or(f64::NAN)),
+        Json::String(s) => Value::Str(s.clone()),
+        Json::Array(_) => Value::Array,
+        Json::Object(_) => Value::Object,
+    }
+}
+
+/// Reads the few fields the envelope rules need: `status`, whether
+/// `result` is there, what it is, and a count's `result.totalUsers`.
+fn envelope_view(body: &Json) -> EnvelopeView {
+    let missing = || Value::Undefined;
+    let Json::Object(fields) = body else {
+        return EnvelopeView {
+            body: value(body),
+            status: missing(),
+            has_result: false,
+            result: missing(),
+            total_users: missing(),
+        };
+    };
+    let result = fields.get("result");
+    EnvelopeView {
+        body: Value::Object,
+        status: fields.get("status").map_or_else(missing, value),
+        has_result: result.is_some(),
+        result: result.map_or_else(missing, value),
+        total_users: match result {
+            Some(Json::Object(result)) => result.get("totalUsers").map_or_else(missing, value),
+            _ => missing(),
+        },
+    }
+}
