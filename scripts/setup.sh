@@ -2,16 +2,20 @@
 # Installs everything the build and the tests need, on a fresh machine, and
 # skips what is already there at the right version. Safe to run again.
 #
-#   - Rust target wasm32-unknown-unknown
+#   - Rust targets wasm32-unknown-unknown and wasm32-wasip2 (the component)
 #   - wasm-bindgen-cli at exactly the version Cargo.lock pins for wasm-bindgen
 #   - wasm-pack
 #   - Debian chromium + chromium-driver (headless browser tests)
 #   - the JS tooling from package.json + package-lock.json (npm ci):
-#     binaryen (wasm-opt), playwright-core, ...
+#     binaryen (wasm-opt), playwright-core, jco and its WASI shim, ...
+#   - wasm-tools (`wasm-tools component wit` on the component)
+#   - the component's wasmtime host (component/host), built once and kept in
+#     ~/.cargo/bin until its sources change (a stamp of their hash)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 WASM_PACK_VERSION=0.15.1
+WASM_TOOLS_VERSION=1.263.0
 export PATH="$HOME/.cargo/bin:$PATH"
 
 say() { printf '[setup] %s\n' "$*"; }
@@ -23,6 +27,11 @@ command -v npm >/dev/null || { echo "npm not found: install Node.js >= 18 first"
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   say "adding the wasm32-unknown-unknown target"
   rustup target add wasm32-unknown-unknown
+fi
+
+if ! rustup target list --installed | grep -qx wasm32-wasip2; then
+  say "adding the wasm32-wasip2 target (the component)"
+  rustup target add wasm32-wasip2
 fi
 
 # The CLI must match the wasm-bindgen crate exactly, or wasm-pack quietly
@@ -42,6 +51,24 @@ if [ "$have" != "$WASM_PACK_VERSION" ]; then
   cargo install wasm-pack --version "$WASM_PACK_VERSION" --force
 fi
 
+have=$(wasm-tools --version 2>/dev/null | awk '{print $2}' || true)
+if [ "$have" != "$WASM_TOOLS_VERSION" ]; then
+  say "installing wasm-tools $WASM_TOOLS_VERSION (have: ${have:-none}; takes a few minutes)"
+  cargo install --locked wasm-tools --version "$WASM_TOOLS_VERSION" --force
+fi
+
+# The component's wasmtime host: wasmtime is a long build, so it is a tool
+# built once per version of its sources (and of the WIT it binds), with its
+# own lock file; target/component-host keeps the build for the next change.
+host=user-management-component-host
+host_stamp="$HOME/.cargo/bin/.$host.stamp"
+host_hash=$(cat component/host/Cargo.toml component/host/Cargo.lock component/host/src/*.rs wit/*.wit | sha256sum | cut -c1-16)
+if ! command -v "$host" >/dev/null || [ "$(cat "$host_stamp" 2>/dev/null)" != "$host_hash" ]; then
+  say "building the component's wasmtime host ($host_hash; the first build takes several minutes)"
+  cargo install --locked --path component/host --target-dir target/component-host --force
+  echo "$host_hash" >"$host_stamp"
+fi
+
 if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
   say "installing Debian chromium and chromium-driver"
   as_root apt-get update -qq
@@ -56,4 +83,4 @@ if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ] || [ package.json -nt
   touch "$stamp"
 fi
 
-say "ready: $(wasm-pack --version), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), $(node_modules/.bin/wasm-opt --version), $(chromium --version 2>/dev/null)"
+say "ready: $(wasm-pack --version), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), $(node_modules/.bin/wasm-opt --version), $(wasm-tools --version), $host $host_hash, $(chromium --version 2>/dev/null)"
