@@ -3,7 +3,8 @@
 # target/component/user-management-client.wasm, checks its world with
 # wasm-tools (exports user-management:client/users@0.1.0, imports only
 # wasi:* interfaces), transpiles it with jco for Node into
-# target/component/jco/, and prints its size raw and gzip -9.
+# target/component/jco/ and for browsers (JSPI) into
+# target/component/jco-browser/, and prints its size raw and gzip -9.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
@@ -25,6 +26,14 @@ rm -rf "$out/jco"
 jco transpile "$wasm" -o "$out/jco" --name user-management-client --quiet
 # The transpiled module is ESM; the repository's package.json says no type.
 echo '{ "type": "module" }' >"$out/jco/package.json"
+# For browsers: the shim's wasi:io waits are promises there, so the component
+# suspends on them through JSPI (WebAssembly.Suspending / promising), and
+# its two calls return promises.
+rm -rf "$out/jco-browser"
+users=user-management:client/users@0.1.0
+jco transpile "$wasm" -o "$out/jco-browser" --name user-management-client --quiet \
+  --async-mode jspi --async-imports 'wasi:io/poll#poll' 'wasi:io/poll#[method]pollable.block' \
+  --async-exports "$users#count-users" "$users#list-users"
 
 raw=$(stat -c %s "$wasm")
 gz=$(gzip -9 -c "$wasm" | wc -c)

@@ -60,7 +60,7 @@ fn main() -> Result<()> {
         .context("usage: user-management-component-host COMPONENT.wasm")?;
     let engine = Engine::new(&Config::new())?;
     let component = Component::from_file(&engine, &path)
-        .with_context(|| format!("loading the component {path}"))?;
+        .map_err(|error| anyhow!("loading the component {path}: {error:?}"))?;
     let mut linker = Linker::<State>::new(&engine);
     wasmtime_wasi::p2::add_to_linker_sync(&mut linker)?;
     wasmtime_wasi_http::p2::add_only_http_to_linker_sync(&mut linker)?;
