@@ -45,8 +45,13 @@ async function jcoHost() {
 /** The component in wasmtime: one JSON line per call, one instance. */
 async function wasmtimeHost() {
   const child = spawn(hostBin, [wasm], { stdio: ["pipe", "pipe", "inherit"] });
+  // A host that died is reported by `exited`, not by a write to its stdin.
+  child.stdin.on("error", () => {});
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-  const exited = new Promise((resolve) => child.on("exit", (code) => resolve({ trap: `the host exited (${code})` })));
+  const exited = new Promise((resolve) => {
+    child.on("exit", (code) => resolve({ trap: `the host exited (${code})` }));
+    child.on("error", (error) => resolve({ trap: `the host did not start (${error.message}): run make setup` }));
+  });
   return {
     async call(op, options, params) {
       child.stdin.write(`${JSON.stringify({ op, options, params })}\n`);
