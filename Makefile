@@ -1,5 +1,5 @@
 # The two commands: `make demo` and `make test`. Both set up what they need
-# first (scripts/setup.sh, idempotent). See README.md.
+# first (scripts/setup.sh, idempotent). See CONTRIBUTING.md.
 
 SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
@@ -8,7 +8,7 @@ DEMO_BIND ?= 127.0.0.1:8080
 DEMO_DB ?= data/users.sqlite3
 SERVER := target/server/user-management-server
 
-.PHONY: all setup build package server debug-server demo test lint unit wasm-tests js-tests load smoke frameworks runners e2e rust-example versions component component-tests bench clean
+.PHONY: all setup build package server debug-server demo test lint unit wasm-tests js-tests load smoke frameworks runners workers mocks e2e rust-example versions component component-tests docs publish-check openapi-lint openapi-conformance openapi-types bench clean
 
 all: build
 
@@ -34,7 +34,7 @@ demo: build server
 	$(SERVER) --bind $(DEMO_BIND) --db $(DEMO_DB) --www www --pkg pkg
 
 ## Everything CI runs.
-test: setup lint unit build wasm-tests js-tests load smoke frameworks runners e2e rust-example versions component-tests
+test: setup lint docs unit build wasm-tests js-tests load smoke frameworks runners workers mocks e2e rust-example versions openapi-lint openapi-conformance openapi-types publish-check component-tests
 	@echo "make test: all checks passed"
 
 lint:
@@ -96,6 +96,24 @@ frameworks: debug-server
 runners: debug-server
 	scripts/with-server.sh -- node tests/runners/run.mjs
 
+## The packed package where importing must not wait for the .wasm, in the
+## browser engines (Chromium): a page whose .wasm the test server holds back
+## until the page's own code has run, whose first call then succeeds; and a
+## module Web Worker calling the API, built by webpack (a web-target page's
+## `new Worker(new URL(…))`, and `target: "webworker"`), Vite (its default
+## worker format) and esbuild (examples/worker-web), and unbundled, with a
+## module service worker (examples/worker-plain), each page opened 3 times.
+workers: debug-server
+	scripts/with-server.sh -- node tests/workers/run.mjs
+
+## The mocks users' tests use, in front of the packed package (no server):
+## MSW 3 setupServer on Node 22 and 24, ESM and CommonJS (examples/msw-node);
+## MSW setupWorker in a page built by Vite and Vitest 5 browser mode with MSW
+## (examples/msw-browser); Playwright's page.route. Installs (npm ci) under
+## target/mocks/ only when a lock changed.
+mocks:
+	node tests/mocks/run.mjs
+
 ## The Rust API example (examples/rust), built with wasm-pack and run in Node against the server.
 rust-example: debug-server
 	scripts/rust-example.sh
@@ -117,6 +135,36 @@ component: setup
 component-tests: debug-server component
 	scripts/with-server.sh --faults -- node --test tests/component/
 
+## The book (docs/) built by mdBook into target/book/, any warning failing
+## it, with the JS API reference (TypeDoc, from the shipped .d.ts) and the
+## Rust one (rustdoc) beside its pages; then every relative link of every
+## Markdown file checked (scripts/check-links.mjs).
+docs: setup
+	scripts/book.sh
+
+## The publish dry runs: both client crates (`cargo publish --dry-run`,
+## built from their packaged sources) and the npm package in pkg/ (`npm
+## publish --dry-run`), each file list checked against what users need.
+publish-check: build
+	scripts/publish-check.sh
+
+## The OpenAPI document (openapi/openapi.json) linted by Redocly's
+## recommended-strict rules (redocly.yaml; no telemetry, no update check),
+## and its digit patterns checked against its integer ranges.
+openapi-lint: setup
+	REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true redocly lint --format=stylish openapi/openapi.json
+	node --test tests/openapi/document.test.mjs
+
+## Schemathesis against the server, generating requests from the document:
+## every check, a fixed seed, at least 300 cases, no failure (tests/openapi/conformance.sh).
+openapi-conformance: debug-server
+	scripts/with-server.sh -- tests/openapi/conformance.sh
+
+## Types generated from the document by openapi-typescript agree with the
+## package's (npm/index.d.ts), under tsc --strict (tests/openapi/types.test.mjs).
+openapi-types: setup
+	node --test tests/openapi/types.test.mjs
+
 ## Benchmarks side by side with raw fetch (not part of `make test`): see bench/README.md.
 bench: build
 	node bench/run.mjs
@@ -127,4 +175,4 @@ e2e: debug-server
 
 clean:
 	cargo clean
-	rm -rf pkg node_modules tests/node-lines/node_modules
+	rm -rf pkg node_modules tests/node-lines/node_modules tests/openapi/node_modules

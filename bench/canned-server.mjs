@@ -1,7 +1,8 @@
 // A canned-answer server for the benchmarks, in its own process: every body
 // is computed once at start, so per request it only writes bytes (HTTP/1.1
-// keep-alive). It also serves the benchmark page and pkg/web/ for Chromium,
-// from the same origin. Prints its URL; binds 127.0.0.1 only.
+// keep-alive). It also serves the benchmark page, pkg/ and the start-up
+// pages (bench/startup/) for Chromium, from the same origin. Prints its
+// URL; binds 127.0.0.1 only.
 import { createServer } from "node:http";
 import { readFileSync } from "node:fs";
 import { extname, join, normalize } from "node:path";
@@ -30,7 +31,9 @@ const server = createServer((req, res) => {
     });
     return;
   }
-  const path = req.url === "/" ? join(repo, "bench/page.html") : normalize(join(repo, "pkg", req.url.replace(/^\/pkg\//, "")));
+  const path = req.url === "/" ? join(repo, "bench/page.html")
+    : req.url.startsWith("/bench/startup/") ? normalize(join(repo, req.url))
+    : normalize(join(repo, "pkg", req.url.replace(/^\/pkg\//, "")));
   let body;
   try {
     body = readFileSync(path);

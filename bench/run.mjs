@@ -6,11 +6,10 @@
 import { execFileSync, spawn } from "node:child_process";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
+import { glue, pkg, repo } from "../tests/lib/harness.mjs";
+import { startupDelays, startupRows } from "./startup.mjs";
 
-const repo = fileURLToPath(new URL("..", import.meta.url));
-const pkg = join(repo, "pkg");
 // Many short rounds: the machine is shared and its speed drifts within a
 // run, so each ratio is taken within a round (contenders back to back) and
 // the median of those per-round ratios is reported.
@@ -40,15 +39,14 @@ const url = await new Promise((resolve, reject) => {
   server.once("exit", () => reject(new Error("canned server died")));
 });
 
-const lib = await import(join(pkg, "web/user_management_client.js"));
-lib.initSync({ module: readFileSync(join(pkg, "web/user_management_client_bg.wasm")) });
+const { lib } = await glue();
 const client = new lib.UsersClient(url);
 const init = (body) => ({ method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body });
 // What a caller writes without the client: the params are an object too.
 const raw = () => fetch(`${url}/api/users/count`, init(JSON.stringify({ active: "true" }))).then((r) => r.json());
 const ours = () => client.countUsers({ active: "true" });
 // The same client with all three hooks set, each doing a caller's least
-// (issue 14: the cost of hooks, and that none is paid without them).
+// (the cost of hooks, and that none is paid without them).
 let observed = 0;
 const hooked = new lib.UsersClient({
   baseUrl: url,
@@ -156,6 +154,8 @@ try {
     }
     return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
   }, ROUNDS);
+  // --- Chromium: a page's start-up, throttled, with and without the import ----------------
+  results.chromium.startup = await startupDelays(browser, url);
 } finally {
   await browser.close();
   stop();
@@ -184,6 +184,7 @@ const rows = [
   ["Chromium: compile the .wasm", `${f2(c.instantiateMs)} ms`, "", ""],
   ["Node: wasm memory growth over 20,000 calls", `${n.memoryAfter20000Calls.wasmGrowth} B (of ${n.memoryAfter20000Calls.wasmBytesAfter})`, "", "0"],
   ["Node: JS heap growth over 20,000 calls", `${n.memoryAfter20000Calls.heapGrowth} B`, "", "~0"],
+  ...startupRows(c.startup),
 ];
 console.log(`${"measure".padEnd(46)} ${"value".padEnd(34)} ${"ratio".padEnd(6)} target`);
 for (const [a, b, r, t] of rows) console.log(`${a.padEnd(46)} ${b.padEnd(34)} ${r.padEnd(6)} ${t}`);

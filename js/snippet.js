@@ -3,9 +3,25 @@
 // Rust cannot declare. js/src/error.rs constructs it; everything else (fetch,
 // timers, abort, retries, redaction) is Rust.
 
-/** Every failure of the client. See the README for the kinds. */
+// The class's prototype carries this brand, a registered symbol (the same in
+// every copy of the package in a process or page), and `instanceof
+// UsersApiError` looks for it: an error from one copy (the ES module and
+// CommonJS entries, /manual, a bundled copy) is an instance of every copy's
+// class.
+const BRAND = Symbol.for("user-management-client.UsersApiError");
+const KINDS = ["validation", "network", "timeout", "aborted", "http", "decode", "api"];
+
+/**
+ * Every failure of the client. See the README for the kinds.
+ * `new UsersApiError(kind, message, { param, status, httpStatus, body, cause })`:
+ * each field is set only where given.
+ */
 export class UsersApiError extends Error {
-  constructor(kind, message, param, status, httpStatus, body, cause) {
+  constructor(kind, message, fields = {}) {
+    if (!KINDS.includes(kind) || Object(fields) !== fields) {
+      throw new TypeError(`new UsersApiError(kind, message, { param, status, httpStatus, body, cause }): kind is one of ${KINDS.join(", ")}`);
+    }
+    const { param, status, httpStatus, body, cause } = fields;
     super(message, cause === undefined ? undefined : { cause });
     this.kind = kind;
     if (param !== undefined) this.param = param;
@@ -14,9 +30,14 @@ export class UsersApiError extends Error {
     if (body !== undefined) this.body = body;
     if (cause !== undefined && this.cause !== cause) this.cause = cause;
   }
+
+  // On UsersApiError itself: any copy's instance. On a subclass: the
+  // ordinary prototype check, so a subclass keeps its own identity.
+  static [Symbol.hasInstance](value) {
+    return this === UsersApiError ? value?.[BRAND] === true : super[Symbol.hasInstance](value);
+  }
 }
-Object.defineProperty(UsersApiError.prototype, "name", {
-  value: "UsersApiError",
-  writable: true,
-  configurable: true,
+Object.defineProperties(UsersApiError.prototype, {
+  name: { value: "UsersApiError", writable: true, configurable: true },
+  [BRAND]: { value: true },
 });

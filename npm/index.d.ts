@@ -1,6 +1,7 @@
 // Types of user-management-client. This file restates the public contract
-// (shared/contract.md) exactly; tests/types/contract.ts checks it with
-// `tsc --strict`, including the calls it must refuse.
+// (shared/contract.md) exactly, and declares Symbol.dispose for projects
+// whose TypeScript lib lacks it (at the end); tests/types/contract.ts checks
+// it with `tsc --strict`, including the calls it must refuse.
 
 export type Active = "all" | "true" | "false";
 
@@ -13,7 +14,8 @@ export type CountEnvelope = Envelope<CountResult>;
 export type ListEnvelope  = Envelope<unknown>;
 
 export type ParamsIn = "body" | "query" | "form";
-export type HeadersInit = Record<string, string>
+// Not named HeadersInit: that name is the DOM's, with another meaning.
+export type HeadersOption = Record<string, string>
   | (() => Record<string, string> | Promise<Record<string, string>>);
 
 export interface AttemptInfo {
@@ -32,7 +34,7 @@ export interface Hooks {
 
 export interface ClientOptions {
   baseUrl: string;          // http(s) URL, may carry a path prefix; a trailing slash is optional
-  headers?: HeadersInit;    // sent with every call; a function is called once per call (token refresh)
+  headers?: HeadersOption;  // sent with every call; a function is called once per call (token refresh)
   paramsIn?: ParamsIn;      // default "body": JSON object body
   timeoutMs?: number;       // per attempt; default 10000; 0 means none
   retries?: number;         // default 2; see Retries
@@ -49,22 +51,43 @@ export interface CallOptions {
 export class UsersClient {
   constructor(options: ClientOptions | string); // a string is the baseUrl
   countUsers(params?: CountParams, options?: CallOptions): Promise<CountEnvelope>;
-  listUsers(params?: ListParams, options?: CallOptions): Promise<ListEnvelope>;
+  // The list's result shape is not in the spec: the caller may name it (as ky's json<T>()).
+  listUsers<T = unknown>(params?: ListParams, options?: CallOptions): Promise<Envelope<T>>;
+  free(): void;                // releases the wasm side at once (else the GC does)
+  [Symbol.dispose](): void;    // the same, for `using client = new UsersClient(...)`
 }
 
 // One-shot forms of the same calls.
 export function countUsers(baseUrl: string, params?: CountParams,
   options?: Omit<ClientOptions, "baseUrl"> & CallOptions): Promise<CountEnvelope>;
-export function listUsers(baseUrl: string, params?: ListParams,
-  options?: Omit<ClientOptions, "baseUrl"> & CallOptions): Promise<ListEnvelope>;
+export function listUsers<T = unknown>(baseUrl: string, params?: ListParams,
+  options?: Omit<ClientOptions, "baseUrl"> & CallOptions): Promise<Envelope<T>>;
 
+export type UsersApiErrorKind =
+  "validation" | "network" | "timeout" | "aborted" | "http" | "decode" | "api";
+
+// `instanceof UsersApiError` holds for an error from any copy of the package in the
+// same process or page (the ESM and CommonJS entries, a bundled copy, /manual).
+// Tests and mocks may construct one: new UsersApiError("http", "HTTP 503", { httpStatus: 503 }).
 export class UsersApiError extends Error {
+  constructor(kind: UsersApiErrorKind, message: string, fields?: {
+    param?: string; status?: number; httpStatus?: number; body?: unknown; cause?: unknown });
   name: "UsersApiError";
-  kind: "validation" | "network" | "timeout" | "aborted" | "http" | "decode" | "api";
+  kind: UsersApiErrorKind;
   param?: string;       // validation: what is at fault: "active", "query", an unknown key itself,
                         // "params" (not an object), "headers", or the option's name ("baseUrl", "timeoutMs", ...)
   status?: number;      // the envelope's status, where a body carried one
   httpStatus?: number;  // the HTTP status, where a response arrived
   body?: unknown;       // the parsed body, or its text (cut at 65,536 characters), where a response arrived
   cause?: unknown;      // the underlying JS error, where there was one
+}
+
+// `Symbol.dispose` (UsersClient's [Symbol.dispose] above) is declared by
+// TypeScript's esnext.disposable lib, which a project may not include: so
+// that the declarations compile under any lib, they declare it too (the
+// same declaration, which merges with the lib's where it is included).
+declare global {
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+  }
 }

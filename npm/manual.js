@@ -11,7 +11,7 @@ export { countUsers, listUsers, UsersClient, UsersApiError } from "./web/gate.js
 function missing() {
   return new UsersApiError("validation",
     'init(source) needs the .wasm: a WebAssembly.Module, its bytes, a Response, or its URL ("user-management-client/wasm" is the file)',
-    "init");
+    { param: "init" });
 }
 
 /** What a failure names as the source tried: the URL, else the kind of value given. */

@@ -3,8 +3,8 @@
 // inlined), so `require` gets the very same .wasm as every other entry: web/
 // user_management_client_bg.wasm, read beside the entry and instantiated
 // synchronously. It is a second instance beside the ES module one, with its
-// own UsersApiError class: use one module system per process for
-// `instanceof` to hold across your code.
+// own UsersApiError class; `instanceof UsersApiError` holds across both (the
+// class checks a brand that every copy's instances carry).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as glue from "./web/user_management_client.js";

@@ -7,7 +7,11 @@
 #   - wasm-pack
 #   - Debian chromium + chromium-driver (headless browser tests)
 #   - the JS tooling from package.json + package-lock.json (npm ci):
-#     binaryen (wasm-opt), playwright-core, jco and its WASI shim, ...
+#     binaryen (wasm-opt), playwright-core, @redocly/cli, ...
+#   - openapi-typescript and the TypeScript 5 it needs (npm ci in tests/openapi)
+#   - schemathesis, pinned with everything it pulls in
+#     (tests/openapi/requirements.txt), in a virtual environment: target/venv
+#   - mdBook (the book in docs/) and, from docs/typedoc/'s lock, TypeDoc
 #   - wasm-tools (`wasm-tools component wit` on the component)
 #   - the component's wasmtime host (component/host), built once and kept in
 #     ~/.cargo/bin until its sources change (a stamp of their hash)
@@ -16,6 +20,7 @@ cd "$(dirname "$0")/.."
 
 WASM_PACK_VERSION=0.15.1
 WASM_TOOLS_VERSION=1.263.0
+MDBOOK_VERSION=0.5.4
 export PATH="$HOME/.cargo/bin:$PATH"
 
 say() { printf '[setup] %s\n' "$*"; }
@@ -69,6 +74,14 @@ if ! command -v "$host" >/dev/null || [ "$(cat "$host_stamp" 2>/dev/null)" != "$
   echo "$host_hash" >"$host_stamp"
 fi
 
+# Without mdBook's `serve` and `watch` (a web server and a file watcher):
+# `make docs` only builds.
+have=$(mdbook --version 2>/dev/null | awk '{print $2}' || true)
+if [ "$have" != "v$MDBOOK_VERSION" ]; then
+  say "installing mdbook $MDBOOK_VERSION (have: ${have:-none}; takes a few minutes)"
+  cargo install mdbook --locked --version "$MDBOOK_VERSION" --no-default-features --features search --force
+fi
+
 if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
   say "installing Debian chromium and chromium-driver"
   as_root apt-get update -qq
@@ -83,4 +96,37 @@ if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ] || [ package.json -nt
   touch "$stamp"
 fi
 
-say "ready: $(wasm-pack --version), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), $(node_modules/.bin/wasm-opt --version), $(wasm-tools --version), $host $host_hash, $(chromium --version 2>/dev/null)"
+# TypeDoc and the TypeScript it supports, apart from the root's tooling.
+stamp=docs/typedoc/node_modules/.setup-stamp
+if [ ! -f "$stamp" ] || [ docs/typedoc/package-lock.json -nt "$stamp" ] || [ docs/typedoc/package.json -nt "$stamp" ]; then
+  say "installing TypeDoc (npm ci in docs/typedoc)"
+  (cd docs/typedoc && npm ci --no-audit --no-fund --loglevel=error)
+  touch "$stamp"
+fi
+
+# Apart from the root's tooling: openapi-typescript needs TypeScript 5's
+# compiler API, and the root's TypeScript is 7.
+stamp=tests/openapi/node_modules/.setup-stamp
+if [ ! -f "$stamp" ] || [ tests/openapi/package-lock.json -nt "$stamp" ] || [ tests/openapi/package.json -nt "$stamp" ]; then
+  say "installing openapi-typescript (npm ci in tests/openapi)"
+  npm ci --prefix tests/openapi --no-audit --no-fund --loglevel=error
+  touch "$stamp"
+fi
+
+# schemathesis for make openapi-conformance, reinstalled when the pins change.
+venv=target/venv
+requirements=tests/openapi/requirements.txt
+if ! cmp -s "$requirements" "$venv/requirements.txt"; then
+  if ! command -v python3 >/dev/null || ! python3 -c 'import ensurepip, venv' 2>/dev/null; then
+    say "installing Debian python3-venv"
+    as_root apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq python3-venv >/dev/null
+  fi
+  say "installing schemathesis into $venv"
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check --no-input -r "$requirements"
+  cp "$requirements" "$venv/requirements.txt"
+fi
+
+say "ready: $(wasm-pack --version), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), $(node_modules/.bin/wasm-opt --version), $(wasm-tools --version), $host $host_hash, $(chromium --version 2>/dev/null), $("$venv/bin/schemathesis" --version)"

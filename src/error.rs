@@ -1,16 +1,21 @@
 //! The one error type of the crate: [`Error`], with its [`ErrorKind`].
 //!
-//! The pure rules build the `validation` and `decode` errors, the exchange
+//! The pure rules build the `validation` and `decode` errors, the transport
 //! builds the rest. An `Error` holds Rust data only (so it is `Send + Sync`
 //! and goes into `anyhow::Error` or `Box<dyn Error + Send + Sync>`): what JS
 //! threw behind it is described by its [`source`](std::error::Error::source),
-//! a [`Cause`]. The JS value itself travels beside it in a
-//! [`Rejection`](crate::Rejection), for the JS layer's `UsersApiError`.
+//! a [`Cause`]. The JS value itself travels beside it inside the fetch
+//! transport, for the JS layer's `UsersApiError`.
 
 use std::fmt;
 
+use serde::Deserialize;
+
+use crate::wire;
+
 /// What went wrong: the `kind` of a `UsersApiError`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "lowercase", variant_identifier)]
 #[non_exhaustive]
 pub enum ErrorKind {
     /// A parameter or option was rejected before anything was sent.
@@ -32,15 +37,7 @@ pub enum ErrorKind {
 impl ErrorKind {
     /// The `kind` string JavaScript sees (also what `Display` writes).
     pub fn as_str(self) -> &'static str {
-        match self {
-            ErrorKind::Validation => "validation",
-            ErrorKind::Network => "network",
-            ErrorKind::Timeout => "timeout",
-            ErrorKind::Aborted => "aborted",
-            ErrorKind::Http => "http",
-            ErrorKind::Decode => "decode",
-            ErrorKind::Api => "api",
-        }
+        wire::name::<ErrorKind>(self as usize)
     }
 }
 
@@ -191,20 +188,16 @@ impl Error {
         self.body.as_ref().is_some_and(|body| body.json)
     }
 
-    /// The same error with every `secret` cut out of its message, body and
-    /// source (a server can echo a token back, a custom `fetch` can throw an
-    /// error quoting it; see `secrets.rs`).
-    pub fn redact(mut self, secrets: &[String]) -> Error {
-        if secrets.is_empty() {
-            return self;
-        }
-        let redact = |text: &str| crate::secrets::redact(text, secrets);
-        self.message = redact(&self.message);
+    /// The same error with `cut` applied to every text that can quote what
+    /// a server or a caller's `fetch` sent: the message, the body and the
+    /// source (the secrets rule decides what to cut).
+    pub(crate) fn cut(mut self, cut: impl Fn(&str) -> String) -> Error {
+        self.message = cut(&self.message);
         if let Some(body) = &mut self.body {
-            body.text = redact(&body.text);
+            body.text = cut(&body.text);
         }
         if let Some(cause) = &mut self.source {
-            cause.0 = redact(&cause.0);
+            cause.0 = cut(&cause.0);
         }
         self
     }
@@ -247,7 +240,7 @@ mod tests {
         let err = Error::new(ErrorKind::Http, "echo s3cret")
             .with_response(500, "token s3cret".into(), false)
             .with_source(Cause::new("TypeError: s3cret"))
-            .redact(&["s3cret".into()]);
+            .cut(|text| crate::rules::secrets::redact(text, &["s3cret".into()]));
         assert_eq!(err.message(), "echo [REDACTED]");
         assert_eq!(err.body(), Some("token [REDACTED]"));
         assert_eq!(err.http_status(), Some(500));

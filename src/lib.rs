@@ -23,17 +23,28 @@
 //! # Ok(()) }
 //! ```
 //!
-//! The layers, each using only those below it:
+//! # Layout
 //!
-//! 1. The model ([`model`]: serde types) and the pure rules, which unit-test
-//!    natively: [`value`], [`params`], [`options`], [`envelope`], [`retry`],
-//!    [`http_date`], [`secrets`], and the one [`error`] type.
-//! 2. The exchange: `wait` (timers and the caller's signal),
-//!    `request` (what each attempt sends), `exchange` (one attempt, through
-//!    `fetch`), `answer` (judging what came back), and [`interop`] (the JS
-//!    values behind an error, for a JS binding).
-//! 3. The client: [`UsersClient`], the call loop with retries, its options
-//!    ([`ClientOptions`], [`CallOptions`]) and its observer [`Hooks`].
+//! The folders are the layers; each uses only those below it (the book's
+//! "Layout" page, `docs/src/layout.md`, says the same):
+//!
+//! ```text
+//! src/
+//! ├── lib.rs       the public API: re-exports only
+//! ├── binding.rs   #[doc(hidden)] the JS layer's and the fuzz targets' door; nothing in the crate uses it
+//! ├── api/         UsersClient, ClientOptions, CallOptions, Hooks: may use transport, rules and the root files
+//! ├── transport/   how attempts reach the server: may use rules and the root files
+//! │   └── fetch/   through the JS host's fetch (the only folder with JS types, with api's JS-facing options)
+//! ├── rules/       pure, JS-free, native-tested: may use only the root files below
+//! ├── model.rs     the serde data types
+//! ├── error.rs     the one error type
+//! ├── wire.rs      the enums' wire names, read from their serde attributes
+//! └── platform.rs  the host's number writer (JavaScript's, in a JS host)
+//! ```
+//!
+//! A transport for another host (wasi:http, say) is a sibling of `fetch/`
+//! under `transport/`, and asks the same rules what to send, how to judge
+//! the answer and whether to retry.
 //!
 //! Everything compiles on every target (server-side rendering builds link
 //! the crate natively), but only the pure layer runs outside wasm32: there
@@ -59,38 +70,21 @@
     )
 )]
 
-pub mod envelope;
-pub mod error;
-pub mod http_date;
-pub mod interop;
-pub mod model;
-pub mod options;
-pub mod params;
-pub mod retry;
-pub mod secrets;
-pub mod value;
+mod api;
+mod error;
+mod model;
+mod platform;
+mod rules;
+mod transport;
+mod wire;
 
-/// The transports the client loop sends through; for now only the WASI one
-/// (`wasm32-wasip2`), which the component in `component/` drives.
-#[cfg(all(target_arch = "wasm32", target_os = "wasi"))]
 #[doc(hidden)]
-pub mod transport;
+pub mod binding;
 
-mod answer;
-mod client;
-mod client_options;
-mod exchange;
-mod hooks;
-mod request;
-mod wait;
-
-pub use client::UsersClient;
-pub use client_options::{
-    CallOptions, ClientOptions, HeaderList, HeaderProvider, HeadersFuture, ProvidedHeaders,
-};
+pub use api::client::UsersClient;
+pub use api::hooks::{AttemptInfo, Hook, Hooks, ResponseInfo, RetryInfo};
+pub use api::options::{CallOptions, ClientOptions, HeaderList, HeaderProvider, ProvidedHeaders};
 pub use error::{Cause, Error, ErrorKind};
-pub use hooks::{AttemptInfo, Hook, Hooks, ResponseInfo, RetryInfo};
-pub use interop::Rejection;
 pub use model::{
     Active, Count, CountParams, Credentials, Envelope, ListParams, Operation, ParamsIn,
 };

@@ -2,15 +2,23 @@
 //! sends ([`CountParams`], [`ListParams`]) and what it gets back
 //! ([`Envelope`], [`Count`]). serde types with camelCase wire names, so
 //! that serde-wasm-bindgen moves them across the JS boundary.
+//!
+//! The enums' wire names are their `#[serde(rename_all = ...)]` attributes
+//! alone: each derives `Deserialize` as a name (`variant_identifier`), and
+//! serializes as the name that derive knows (see `wire`).
 
 use std::collections::BTreeMap;
 use std::fmt;
 
-use serde::de::{self, Deserializer, Visitor};
+use serde::de::{self, value::StrDeserializer, Deserializer, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 
-/// Which users `active` selects. On the wire: `"all"`, `"true"`, `"false"`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+use crate::wire;
+
+/// Which users `active` selects. On the wire: `"all"`, `"true"`, `"false"`;
+/// read from those or from a boolean (the contract's `Active | boolean`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase", remote = "Self", variant_identifier)]
 pub enum Active {
     /// Active and inactive users.
     All,
@@ -21,24 +29,9 @@ pub enum Active {
 }
 
 impl Active {
-    /// The wire form.
+    /// The wire name: `"all"`, `"true"` or `"false"`.
     pub fn as_str(self) -> &'static str {
-        match self {
-            Active::All => "all",
-            Active::True => "true",
-            Active::False => "false",
-        }
-    }
-
-    /// The three wire forms, and nothing else (`"TRUE"` and `"yes"` are not
-    /// `active` values).
-    pub fn from_wire(text: &str) -> Option<Active> {
-        match text {
-            "all" => Some(Active::All),
-            "true" => Some(Active::True),
-            "false" => Some(Active::False),
-            _ => None,
-        }
+        wire::name::<Active>(self as usize)
     }
 }
 
@@ -58,28 +51,31 @@ impl Serialize for Active {
     }
 }
 
-/// Accepts the three strings and booleans (the contract's `Active | boolean`).
+/// Accepts the three names and booleans.
 impl<'de> Deserialize<'de> for Active {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Active, D::Error> {
         struct ActiveVisitor;
         impl Visitor<'_> for ActiveVisitor {
             type Value = Active;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str(ACTIVE_EXPECTED)
+                f.write_str(&active_expected())
             }
             fn visit_bool<E: de::Error>(self, value: bool) -> Result<Active, E> {
                 Ok(Active::from(value))
             }
             fn visit_str<E: de::Error>(self, value: &str) -> Result<Active, E> {
-                Active::from_wire(value).ok_or_else(|| E::custom(ACTIVE_EXPECTED))
+                Active::deserialize(StrDeserializer::new(value))
             }
         }
         deserializer.deserialize_any(ActiveVisitor)
     }
 }
 
-/// The allowed `active` values, as messages show them.
-pub const ACTIVE_EXPECTED: &str = "\"all\", \"true\", \"false\" or a boolean";
+/// The allowed `active` values, as messages show them:
+/// `"all", "true", "false" or a boolean`.
+pub(crate) fn active_expected() -> String {
+    wire::one_of(wire::names::<Active>(), Some("a boolean"))
+}
 
 /// The params of `count_users`: the only two the API takes.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -134,8 +130,8 @@ pub struct Count {
 }
 
 /// Where params go (`paramsIn`). Default: [`ParamsIn::Body`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "camelCase", variant_identifier)]
 pub enum ParamsIn {
     /// A JSON object body, `Content-Type: application/json`.
     #[default]
@@ -144,6 +140,12 @@ pub enum ParamsIn {
     Query,
     /// An `application/x-www-form-urlencoded` body.
     Form,
+}
+
+impl Serialize for ParamsIn {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(wire::name::<ParamsIn>(*self as usize))
+    }
 }
 
 impl ParamsIn {
@@ -160,8 +162,8 @@ impl ParamsIn {
 /// The `credentials` mode of `fetch`. Left unset, the platform's default
 /// (`"same-origin"`) applies, and no member is sent: Cloudflare Workers
 /// reject a `credentials` member.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case", variant_identifier)]
 pub enum Credentials {
     /// Never send cookies.
     Omit,
@@ -171,8 +173,15 @@ pub enum Credentials {
     Include,
 }
 
-/// Which operation a call is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+impl Serialize for Credentials {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(wire::name::<Credentials>(*self as usize))
+    }
+}
+
+/// Which operation a call is; hooks name it `"count"` or `"list"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Operation {
     /// `POST /api/users/count`: takes only `query` and `active`.
     Count,
@@ -181,14 +190,6 @@ pub enum Operation {
 }
 
 impl Operation {
-    /// `"count"` or `"list"`, as hooks name it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Operation::Count => "count",
-            Operation::List => "list",
-        }
-    }
-
     /// The path below the base URL.
     pub fn path(self) -> &'static str {
         match self {
@@ -211,16 +212,19 @@ mod tests {
             ("false", Active::False),
         ] {
             let de = StrDeserializer::<ValueError>::new(text);
-            assert_eq!(Active::deserialize(de).ok(), Some(active));
+            assert_eq!(<Active as Deserialize>::deserialize(de).ok(), Some(active));
             assert_eq!(active.as_str(), text);
         }
         for b in [true, false] {
             let de = BoolDeserializer::<ValueError>::new(b);
-            assert_eq!(Active::deserialize(de).ok(), Some(Active::from(b)));
+            assert_eq!(
+                <Active as Deserialize>::deserialize(de).ok(),
+                Some(Active::from(b))
+            );
         }
         for bad in ["TRUE", "yes", "", " all"] {
             let de = StrDeserializer::<ValueError>::new(bad);
-            assert!(Active::deserialize(de).is_err(), "{bad}");
+            assert!(<Active as Deserialize>::deserialize(de).is_err(), "{bad}");
         }
     }
 

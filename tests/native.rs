@@ -2,7 +2,8 @@
 //! Dioxus app links): `UsersClient::new` checks its options as usual, and
 //! every call fails at once with a `Network` error saying the client needs
 //! a JS `fetch`, never a panic. Also: `Error` is `Send + Sync + 'static` and
-//! travels through `?` into the error types Rust apps use.
+//! travels through `?` into the error types Rust apps use; and no credential
+//! shows in the `Debug` or `Display` output of the public types.
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::future::Future;
@@ -109,4 +110,76 @@ fn errors_go_into_the_error_types_rust_apps_use() {
         .join()
         .unwrap();
     assert!(moved.contains("wasm32"));
+}
+
+/// A credential header's value, and one of a cookie, in every way a Rust
+/// app can print the options, the client and an error.
+const TOKEN: &str = "s3cr3t-t0ken";
+const COOKIE: &str = "sid=c00kie-value";
+
+fn assert_redacted(what: &str, shown: &str) {
+    assert!(
+        !shown.contains(TOKEN) && !shown.contains(COOKIE),
+        "{what} shows a credential: {shown}"
+    );
+}
+
+#[test]
+fn call_options_debug_shows_no_credential() {
+    let options = CallOptions::default()
+        .header("Authorization", format!("Bearer {TOKEN}"))
+        .header("Cookie", COOKIE)
+        .header("X-Request-Id", "42");
+    for shown in [format!("{options:?}"), format!("{options:#?}")] {
+        assert_redacted("CallOptions", &shown);
+        assert!(shown.contains("[REDACTED]"), "{shown}");
+        assert!(
+            shown.contains("X-Request-Id") && shown.contains("42"),
+            "{shown}"
+        );
+    }
+}
+
+#[test]
+fn client_options_and_client_debug_show_no_credential() {
+    let options = ClientOptions::new("https://api.example.com")
+        .header("Authorization", format!("Bearer {TOKEN}"))
+        .header("Cookie", COOKIE)
+        .header("X-Tenant", "acme");
+    for shown in [format!("{options:?}"), format!("{options:#?}")] {
+        assert_redacted("ClientOptions", &shown);
+        assert!(shown.contains("[REDACTED]"), "{shown}");
+        assert!(
+            shown.contains("X-Tenant") && shown.contains("acme"),
+            "{shown}"
+        );
+    }
+    let client = UsersClient::new(options).expect("good options");
+    for shown in [format!("{client:?}"), format!("{client:#?}")] {
+        assert_redacted("UsersClient", &shown);
+        assert!(shown.contains("[REDACTED]"), "{shown}");
+    }
+}
+
+#[test]
+fn error_debug_and_display_show_no_credential() {
+    // A header value the rules refuse: the error names the header only.
+    let options = ClientOptions::new("https://api.example.com")
+        .header("Authorization", format!("Bearer {TOKEN}\r\n"))
+        .header("Cookie", COOKIE);
+    let error = UsersClient::new(options).unwrap_err();
+    assert_eq!(error.param(), Some("headers"));
+    // A call's error, with the call's credentials in its headers.
+    let call = CallOptions::default().header("Cookie", COOKIE);
+    let failed: Result<Envelope<Count>, Error> =
+        ready(client().count_users(&CountParams::default(), &call));
+    for error in [error, failed.unwrap_err()] {
+        for shown in [
+            format!("{error:?}"),
+            format!("{error:#?}"),
+            format!("{error}"),
+        ] {
+            assert_redacted("Error", &shown);
+        }
+    }
 }

@@ -7,15 +7,13 @@
 
 use serde::Serialize;
 use serde_json::Value as Json;
-use user_management_client::options::{
-    check_base_url, check_headers, duration_ms, join, request_headers,
-};
-use user_management_client::params::check_list_params;
-use user_management_client::transport::wasi;
-use user_management_client::value::Value;
+use user_management_client::binding::headers::Resolved;
+use user_management_client::binding::options::{check_base_url, check_headers, duration_ms, join};
+use user_management_client::binding::params::check_list_params;
+use user_management_client::binding::value::quoted;
+use user_management_client::binding::{redacted, retry, wasi};
 use user_management_client::{
-    retry, secrets, ClientOptions, Count, CountParams, Envelope, Error, ErrorKind, ListParams,
-    Operation, ParamsIn,
+    ClientOptions, Count, CountParams, Envelope, Error, ErrorKind, ListParams, Operation, ParamsIn,
 };
 
 /// `POST {baseUrl}/api/users/count`.
@@ -57,17 +55,19 @@ fn run<P: Serialize>(
     options: &ClientOptions,
     params: &P,
 ) -> Result<(Json, String), Error> {
-    let given = Value::Str(options.base_url.clone());
-    let base = check_base_url(&given)?;
+    let base = &options.base_url;
+    check_base_url(base)?;
     check_headers(&options.headers)?;
     let href = wasi::href(base).map_err(|cause| {
-        Error::invalid("baseUrl", "a valid absolute URL", &given.shown()).with_source(cause)
+        Error::invalid("baseUrl", "a valid absolute URL", &quoted(base)).with_source(cause)
     })?;
     let url = join(&href, operation.path());
     let body = serde_json::to_vec(params)
         .map_err(|error| Error::validation("params", error.to_string()))?;
-    let headers = request_headers(&options.headers, &[], ParamsIn::Body);
-    let secrets = secrets::secrets(headers.iter().map(|(n, v)| (n.as_str(), v.as_str())));
+    let Resolved {
+        list: headers,
+        secrets,
+    } = Resolved::new(&options.headers, &[], &[], ParamsIn::Body);
     let timeout_ms = duration_ms(options.timeout);
     let mut retries_done = 0;
     loop {
@@ -81,18 +81,17 @@ fn run<P: Serialize>(
             }
             Err(error) => (error, None),
         };
-        if retries_done >= options.retries
-            || !retry::is_retryable(failed.kind(), failed.http_status())
-        {
-            return Err(failed.redact(&secrets));
-        }
-        retries_done += 1;
-        let delay = retry::delay_ms(
+        let Some(delay) = retry::next_delay(
+            &failed,
             retries_done,
+            options.retries,
             wasi::random(),
             retry_after.as_deref(),
             wasi::now_ms(),
-        );
+        ) else {
+            return Err(redacted(failed, &secrets));
+        };
+        retries_done += 1;
         wasi::sleep_ms(delay);
     }
 }

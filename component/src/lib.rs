@@ -26,7 +26,7 @@ mod call;
 
 use std::time::Duration;
 
-use user_management_client::options::{DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS};
+use user_management_client::binding::options::{DEFAULT_RETRIES, DEFAULT_TIMEOUT};
 use user_management_client::{
     Active as ModelActive, ClientOptions as ModelOptions, CountParams as ModelCount, Error,
     ErrorKind as ModelKind, ListParams as ModelList,
@@ -80,10 +80,12 @@ fn active(active: Active) -> ModelActive {
 
 /// The library's options, with its defaults where the record has `none`.
 fn client_options(options: ClientOptions) -> ModelOptions {
-    let timeout_ms = options.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS);
+    let timeout = options
+        .timeout_ms
+        .map_or(DEFAULT_TIMEOUT, |ms| Duration::from_millis(u64::from(ms)));
     ModelOptions::new(options.base_url)
         .headers(options.headers)
-        .timeout(Duration::from_millis(u64::from(timeout_ms)))
+        .timeout(timeout)
         .retries(options.retries.unwrap_or(DEFAULT_RETRIES))
 }
 

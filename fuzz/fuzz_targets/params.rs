@@ -2,9 +2,9 @@
 //! transport: never a panic, and `active` passes only its five values.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use user_management_client::model::{Operation, ParamsIn};
-use user_management_client::params::check_param;
-use user_management_client::value::Value;
+use user_management_client::{Operation, ParamsIn};
+use user_management_client::binding::params::check_param;
+use user_management_client::binding::value::Value;
 
 fuzz_target!(|data: &[u8]| {
     let Some((&kind, rest)) = data.split_first() else { return };

@@ -1,26 +1,19 @@
 //! `UsersApiError`: the class in `snippet.js`, made from the library's
 //! [`Rejection`] (an `Error` and the JS value behind it).
 
-use js_sys::JSON;
-use user_management_client::Rejection;
+use js_sys::{Object, Reflect, JSON};
+use user_management_client::binding::Rejection;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(module = "/snippet.js")]
 extern "C" {
-    /// `new UsersApiError(...)`: the only JS the client needs written by
-    /// hand, because a class that `extends Error` cannot be made from Rust.
+    /// `new UsersApiError(kind, message, { param, status, httpStatus, body,
+    /// cause })`: the only JS the client needs written by hand, because a
+    /// class that `extends Error` cannot be made from Rust.
     #[wasm_bindgen(js_name = UsersApiError)]
     type UsersApiError;
     #[wasm_bindgen(constructor, js_class = UsersApiError)]
-    fn new(
-        kind: &str,
-        message: &str,
-        param: Option<String>,
-        status: Option<f64>,
-        http_status: Option<u16>,
-        body: &JsValue,
-        cause: &JsValue,
-    ) -> UsersApiError;
+    fn new(kind: &str, message: &str, fields: &Object) -> UsersApiError;
 }
 
 /// The JS `UsersApiError` of a rejection (credentials are cut out before
@@ -28,19 +21,27 @@ extern "C" {
 /// its text.
 pub fn to_js(rejection: impl Into<Rejection>) -> JsValue {
     let Rejection { error, cause } = rejection.into();
-    let body = match error.body() {
-        Some(text) if error.body_is_json() => JSON::parse(text).unwrap_or_else(|_| text.into()),
-        Some(text) => text.into(),
-        None => JsValue::UNDEFINED,
+    let body = error.body().map(|text| {
+        if error.body_is_json() {
+            JSON::parse(text).unwrap_or_else(|_| text.into())
+        } else {
+            JsValue::from(text)
+        }
+    });
+    // Only the fields the error has: the class sets each one given.
+    let fields = Object::new();
+    let set = |name: &str, value: Option<JsValue>| {
+        if let Some(value) = value {
+            let _ = Reflect::set(&fields, &name.into(), &value);
+        }
     };
-    UsersApiError::new(
-        error.kind().as_str(),
-        error.message(),
-        error.param().map(String::from),
-        error.status().map(|status| status as f64),
-        error.http_status(),
-        &body,
-        cause.as_ref().unwrap_or(&JsValue::UNDEFINED),
-    )
-    .into()
+    set("param", error.param().map(JsValue::from));
+    set(
+        "status",
+        error.status().map(|status| JsValue::from(status as f64)),
+    );
+    set("httpStatus", error.http_status().map(JsValue::from));
+    set("body", body);
+    set("cause", cause);
+    UsersApiError::new(error.kind().as_str(), error.message(), &fields).into()
 }

@@ -23,7 +23,8 @@
 )]
 
 use js_sys::{Object, Promise};
-use user_management_client::{CallOptions, Operation, Rejection, UsersClient};
+use user_management_client::binding::{self, Rejection};
+use user_management_client::{CallOptions, Operation, UsersClient};
 use wasm_bindgen::prelude::*;
 
 pub mod error;
@@ -105,13 +106,12 @@ fn start(
     params: &JsValue,
 ) -> Promise {
     let ready = client.and_then(|(client, call)| {
-        let object: Object = read::params(operation, client.params_in(), params)?;
+        let object: Object = read::params(operation, binding::params_in(&client), params)?;
         Ok((client, call, object))
     });
     match ready {
         Ok((client, call, object)) => wasm_bindgen_futures::future_to_promise(async move {
-            client
-                .call_js(operation, &object, &call)
+            binding::call(&client, operation, &object, &call)
                 .await
                 .map_err(error::to_js)
         }),

@@ -6,18 +6,19 @@
 //! signals, which serde cannot carry; the params cross into the model
 //! through serde-wasm-bindgen.
 
-use std::rc::Rc;
 use std::time::Duration;
 
 use js_sys::{Array, Function, JsString, Object, Reflect};
 use serde::Serialize;
-use user_management_client::interop::{params_object, settled};
-use user_management_client::options::{self, CALL_KEYS, CLIENT_KEYS, HOOK_KEYS};
-use user_management_client::params::{check_param, check_params_value};
-use user_management_client::value::{quoted, Value};
+use user_management_client::binding::options::{self, CALL_KEYS, CLIENT_KEYS, HOOK_KEYS};
+use user_management_client::binding::params::{check_param, check_params_value, Param};
+use user_management_client::binding::value::{quoted, Value};
+use user_management_client::binding::{
+    header_provider, params_object, retry_cause, settled, Rejection,
+};
 use user_management_client::{
-    Active, AttemptInfo, CallOptions, ClientOptions, CountParams, Error, HeaderList,
-    HeaderProvider, Hooks, Operation, ParamsIn, Rejection, ResponseInfo, RetryInfo,
+    CallOptions, ClientOptions, CountParams, Error, HeaderList, HeaderProvider, Hooks, Operation,
+    ParamsIn, RetryInfo,
 };
 use wasm_bindgen::prelude::*;
 use web_sys::AbortSignal;
@@ -116,21 +117,13 @@ pub fn call_options(options: &JsValue) -> Result<CallOptions, Rejection> {
 /// Options with defaults for everything but the base URL, which must be a
 /// string here (`UsersClient::new` checks the rest of it).
 fn base_options(base_url: &JsValue) -> Result<ClientOptions, Rejection> {
-    match Value::of(base_url) {
-        Value::Str(text) => {
-            options::check_base_url(&Value::Str(text.clone()))?;
-            Ok(ClientOptions::new(text))
-        }
-        other => {
-            Err(Error::invalid("baseUrl", "an absolute http: or https: URL", &other.shown()).into())
-        }
-    }
+    let base_url = Value::of(base_url);
+    Ok(ClientOptions::new(options::base_url_text(&base_url)?))
 }
 
 /// `timeoutMs` as a `Duration` (`None` when not given).
 fn timeout(value: &JsValue) -> Result<Option<Duration>, Error> {
-    let ms = options::timeout_ms(&Value::of(value))?;
-    Ok(ms.map(|ms| Duration::from_millis(ms.into())))
+    options::timeout(&Value::of(value))
 }
 
 fn set_client_option(
@@ -144,12 +137,22 @@ fn set_client_option(
             Value::Function => client.header_provider = Some(provider(value.clone().into())),
             _ => client.headers = headers(value)?,
         },
-        "paramsIn" => client.params_in = options::params_in(&read)?,
-        "timeoutMs" => {
-            let default = Duration::from_millis(options::DEFAULT_TIMEOUT_MS.into());
-            client.timeout = timeout(value)?.unwrap_or(default)
+        // Options not given (`undefined`) keep `ClientOptions::new`'s defaults.
+        "paramsIn" => {
+            if let Some(params_in) = options::params_in(&read)? {
+                client.params_in = params_in;
+            }
         }
-        "retries" => client.retries = options::retries(&read)?,
+        "timeoutMs" => {
+            if let Some(timeout) = timeout(value)? {
+                client.timeout = timeout;
+            }
+        }
+        "retries" => {
+            if let Some(retries) = options::retries(&read)? {
+                client.retries = retries;
+            }
+        }
         "credentials" => client.credentials = options::credentials(&read)?,
         "hooks" => client.hooks = hooks(value)?,
         "fetch" => {
@@ -225,9 +228,9 @@ pub fn headers(value: &JsValue) -> Result<HeaderList, Rejection> {
 /// call; what it returns (or its promise resolves with) is read like the
 /// `headers` option.
 fn provider(function: Function) -> HeaderProvider {
-    Rc::new(move || {
+    header_provider(move || {
         let function = function.clone();
-        Box::pin(async move {
+        async move {
             let returned = function.call0(&JsValue::UNDEFINED).map_err(|cause| {
                 Rejection::caused(
                     Error::validation("headers", "the headers function threw"),
@@ -239,7 +242,7 @@ fn provider(function: Function) -> HeaderProvider {
                 Rejection::caused(Error::validation("headers", message), cause)
             })?;
             headers(&given)
-        })
+        }
     })
 }
 
@@ -248,7 +251,7 @@ fn provider(function: Function) -> HeaderProvider {
 /// needs the exact look.
 fn is_well_formed(value: &JsValue, text: &str) -> bool {
     // `chars().any` rather than `contains`: the latter's searcher brings
-    // core's string-slicing panic messages into the `.wasm` (twiggy: 3 KB).
+    // core's string-slicing panic messages into the `.wasm`.
     !text.chars().any(|c| c == '\u{FFFD}') || value.unchecked_ref::<JsString>().is_valid_utf16()
 }
 
@@ -269,9 +272,9 @@ pub fn params(
         })?;
         for (key, value) in entries {
             let read = Value::of(&value);
-            if check_param(operation, params_in, &key, &read)?.is_none() {
+            let Some(param) = check_param(operation, params_in, &key, &read)? else {
                 continue;
-            }
+            };
             if let Value::Str(text) = &read {
                 if !is_well_formed(&value, text) {
                     let message = format!(
@@ -281,11 +284,10 @@ pub fn params(
                     return Err(Error::validation(&key, message).into());
                 }
             }
-            match (key.as_str(), read) {
-                ("active", Value::Bool(b)) => typed.active = Some(Active::from(b)),
-                ("active", Value::Str(text)) => typed.active = Active::from_wire(&text),
-                ("query", Value::Str(text)) => typed.query = Some(text),
-                _ => others.push((key, value)),
+            match param {
+                Param::Active(active) => typed.active = Some(active),
+                Param::Query(text) => typed.query = Some(text),
+                Param::AsGiven => others.push((key, value)),
             }
         }
     }
@@ -338,79 +340,36 @@ fn hooks(value: &JsValue) -> Result<Hooks, Rejection> {
             }
         };
         hooks = match key.as_str() {
-            "beforeRequest" => hooks.before_request(move |info: &AttemptInfo| {
-                call_hook(&function, &attempt_info(info, None))
+            "beforeRequest" => hooks.before_request(move |info| call_hook(&function, &to_js(info))),
+            "afterResponse" => hooks.after_response(move |info| {
+                // `ResponseInfo extends AttemptInfo`: the attempt's fields,
+                // then the response's.
+                let attempt: Object = to_js(&info.request).unchecked_into();
+                let js = Object::assign(&attempt, &to_js(info).unchecked_into());
+                call_hook(&function, &js)
             }),
-            "afterResponse" => hooks.after_response(move |info: &ResponseInfo| {
-                call_hook(&function, &attempt_info(&info.request, Some(info)))
-            }),
-            _ => {
-                hooks.before_retry(move |info: &RetryInfo| call_hook(&function, &retry_info(info)))
-            }
+            _ => hooks.before_retry(move |info| call_hook(&function, &retry_info(info))),
         };
     }
     Ok(hooks)
 }
 
-/// `AttemptInfo` (and `ResponseInfo`) as JS sees it, through
-/// serde-wasm-bindgen: `{ operation, url, attempt, headers, httpStatus?,
-/// durationMs? }`, headers as a plain object.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct AttemptJs<'a> {
-    operation: &'static str,
-    url: &'a str,
-    attempt: u32,
-    #[serde(serialize_with = "as_record")]
-    headers: &'a [(String, String)],
-    #[serde(skip_serializing_if = "Option::is_none")]
-    http_status: Option<u16>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    duration_ms: Option<f64>,
-}
-
-fn as_record<S: serde::Serializer>(
-    headers: &&[(String, String)],
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
-    serializer.collect_map(headers.iter().map(|(name, value)| (name, value)))
-}
-
-fn attempt_info(info: &AttemptInfo, response: Option<&ResponseInfo>) -> JsValue {
-    let js = AttemptJs {
-        operation: info.operation.as_str(),
-        url: &info.url,
-        attempt: info.attempt,
-        headers: &info.headers,
-        http_status: response.map(|r| r.http_status),
-        duration_ms: response.map(|r| r.duration_ms),
-    };
-    js.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+/// A hook's info as JS sees it, through serde-wasm-bindgen: plain objects,
+/// headers as a record.
+fn to_js(info: &impl Serialize) -> JsValue {
+    info.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .unwrap_or(JsValue::UNDEFINED)
 }
 
-/// `RetryInfo` as JS sees it: `{ operation, attempt, error, delayMs }`,
+/// A retry's info as JS sees it: `{ operation, attempt, delayMs, error }`,
 /// `error` the `UsersApiError` the attempt failed with.
 fn retry_info(info: &RetryInfo) -> JsValue {
-    #[derive(Serialize)]
-    #[serde(rename_all = "camelCase")]
-    struct RetryJs {
-        operation: &'static str,
-        attempt: u32,
-        delay_ms: f64,
-    }
-    let js = RetryJs {
-        operation: info.operation.as_str(),
-        attempt: info.attempt,
-        delay_ms: info.delay_ms,
-    }
-    .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-    .unwrap_or(JsValue::UNDEFINED);
-    // Cannot fail: a plain object serde-wasm-bindgen made.
+    let js = to_js(info);
     let error = Rejection {
         error: info.error.clone(),
-        cause: info.cause.clone(),
+        cause: retry_cause(info).cloned(),
     };
+    // Cannot fail: a plain object serde-wasm-bindgen made.
     let _ = Reflect::set(&js, &"error".into(), &crate::error::to_js(error));
     js
 }

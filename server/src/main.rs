@@ -1,8 +1,9 @@
 //! Reference server for the User Management API.
 //!
 //! Serves `POST /api/users/count` and `POST /api/users` from a seeded SQLite
-//! database, plus the demo page and the wasm package as static files, so the
-//! WebAssembly client can be developed, demonstrated and tested end to end.
+//! database, their OpenAPI description at `GET /openapi.json`, plus the demo
+//! page and the wasm package as static files, so the WebAssembly client can
+//! be developed, demonstrated and tested end to end.
 
 #![deny(missing_docs)]
 

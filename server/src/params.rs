@@ -12,6 +12,10 @@ use serde_json::Value;
 
 use crate::envelope::ApiError;
 
+/// Largest `page`: 2^53 - 1, the largest integer a JSON number carries
+/// exactly in every implementation (JavaScript's `Number.MAX_SAFE_INTEGER`),
+/// so the page echoed back reaches every client unchanged.
+pub const MAX_PAGE: u64 = 9_007_199_254_740_991;
 /// Largest `pageSize` a client may ask for.
 pub const MAX_PAGE_SIZE: u64 = 500;
 /// Longest accepted `query`, in characters. SQLite caps LIKE patterns at
@@ -273,13 +277,14 @@ fn parse_active(value: Option<&RawValue>) -> Result<Active, ApiError> {
 /// Validates `page` and `pageSize`.
 pub fn parse_paging(params: &RawParams) -> Result<Paging, ApiError> {
     Ok(Paging {
-        page: parse_int(params, "page", 1, 1, i64::MAX as u64)?,
+        page: parse_int(params, "page", 1, 1, MAX_PAGE)?,
         page_size: parse_int(params, "pageSize", DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE)?,
     })
 }
 
-/// Reads an integer parameter: a JSON number, or a (JSON or text) string of
-/// decimal digits, within `min..=max`.
+/// Reads an integer parameter within `min..=max`: a JSON number whose value
+/// is an integer (`2` and `2.0` alike, as in JSON Schema and JavaScript), or
+/// a (JSON or text) string of decimal digits.
 fn parse_int(
     params: &RawParams,
     name: &str,
@@ -290,9 +295,9 @@ fn parse_int(
     let parsed = match params.get(name) {
         None => return Ok(default),
         Some(RawValue::Text(text)) | Some(RawValue::Json(Value::String(text))) => {
-            text.parse::<u64>().ok()
+            parse_digits(text)
         }
-        Some(RawValue::Json(Value::Number(number))) => number.as_u64(),
+        Some(RawValue::Json(Value::Number(number))) => integral(number),
         Some(RawValue::Json(_)) => None,
     };
     match parsed {
@@ -303,16 +308,35 @@ fn parse_int(
                 Some(RawValue::Json(value)) => truncate(&value.to_string()).to_owned(),
                 None => String::new(),
             };
-            let range = if max == i64::MAX as u64 {
-                format!("an integer >= {min}")
-            } else {
-                format!("an integer from {min} to {max}")
-            };
             Err(ApiError::bad_request(format!(
-                "parameter \"{name}\" must be {range}, got {got}"
+                "parameter \"{name}\" must be an integer from {min} to {max}, got {got}"
             )))
         }
     }
+}
+
+/// A string of ASCII decimal digits as a number; `None` for anything else
+/// (signs, spaces, fractions, other scripts' digits) and beyond `u64`.
+fn parse_digits(text: &str) -> Option<u64> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
+}
+
+/// A JSON number whose value is a non-negative integer, written with or
+/// without a fraction or an exponent (`29290`, `29290.0`, `2.929e4`).
+fn integral(number: &serde_json::Number) -> Option<u64> {
+    if let Some(n) = number.as_u64() {
+        return Some(n);
+    }
+    // Beyond 2^64 the conversion would saturate; such values are out of
+    // every range anyway.
+    const TWO_POW_64: f64 = 18_446_744_073_709_551_616.0;
+    number
+        .as_f64()
+        .filter(|f| f.fract() == 0.0 && (0.0..TWO_POW_64).contains(f))
+        .map(|f| f as u64)
 }
 
 /// Names a JSON value's type for error messages.
@@ -509,6 +533,61 @@ mod tests {
             assert!(err.message.contains(name), "{body}: {}", err.message);
         }
         assert!(parse_paging(&RawParams::from_query(Some("page=abc"))).is_err());
+    }
+
+    #[test]
+    fn paging_takes_integral_numbers_as_integers() {
+        assert_eq!(
+            paging_of(r#"{"page":29290.0,"pageSize":1.4e2}"#).unwrap(),
+            Paging {
+                page: 29290,
+                page_size: 140
+            }
+        );
+        assert_eq!(
+            paging_of(r#"{"page":9007199254740991.0}"#).unwrap().page,
+            MAX_PAGE
+        );
+        for body in [
+            r#"{"page":0.5}"#,
+            r#"{"page":-0.0}"#,
+            r#"{"page":9007199254740992.0}"#,
+            r#"{"page":1e19}"#,
+            r#"{"page":1e300}"#,
+            r#"{"pageSize":500.000001}"#,
+        ] {
+            assert!(paging_of(body).is_err(), "{body}");
+        }
+    }
+
+    #[test]
+    fn numeric_strings_are_ascii_digits_only() {
+        assert_eq!(
+            parse_paging(&RawParams::from_query(Some("page=007&pageSize=0500"))).unwrap(),
+            Paging {
+                page: 7,
+                page_size: 500
+            }
+        );
+        for text in [
+            "+1",
+            "-1",
+            "1.0",
+            " 1",
+            "1_000",
+            "\u{661}",
+            "",
+            "99999999999999999999",
+        ] {
+            let body = serde_json::json!({ "page": text }).to_string();
+            let err = paging_of(&body).unwrap_err();
+            assert!(
+                err.message
+                    .contains("must be an integer from 1 to 9007199254740991"),
+                "{text:?}: {}",
+                err.message
+            );
+        }
     }
 
     #[test]

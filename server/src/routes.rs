@@ -1,5 +1,6 @@
-//! HTTP routing: the two API operations, static files, CORS and the error
-//! envelopes for everything axum would otherwise answer in plain text.
+//! HTTP routing: the two API operations, their OpenAPI document, static
+//! files, CORS and the error envelopes for everything axum would otherwise
+//! answer in plain text.
 
 use std::any::Any;
 use std::path::Path;
@@ -13,7 +14,7 @@ use axum::handler::HandlerWithoutStateExt;
 use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri};
 use axum::middleware::map_response;
 use axum::response::{IntoResponse, Response};
-use axum::routing::post;
+use axum::routing::{get, post};
 use axum::Router;
 use serde::Serialize;
 use tower_http::catch_panic::CatchPanicLayer;
@@ -37,6 +38,9 @@ pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; \
     connect-src 'self' http: https:; object-src 'none'; base-uri 'none'; \
     form-action 'self'; frame-ancestors 'none'";
 
+/// The OpenAPI document of this server, served at `GET /openapi.json`.
+pub const OPENAPI_DOCUMENT: &str = include_str!("../../openapi/openapi.json");
+
 /// Result payload of the count operation.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -57,8 +61,9 @@ struct ListResult {
 /// Builds the whole application.
 pub fn app(db: Arc<Db>, www: &Path, pkg: &Path, faults: bool) -> Router {
     let mut api = Router::new()
-        .route("/api/users/count", post(count).fallback(method_not_allowed))
-        .route("/api/users", post(list).fallback(method_not_allowed))
+        .route("/api/users/count", post(count).fallback(post_only))
+        .route("/api/users", post(list).fallback(post_only))
+        .route("/openapi.json", get(openapi_document).fallback(get_only))
         .with_state(db);
     if faults {
         api = api.nest("/faults", crate::faults::router());
@@ -173,16 +178,38 @@ fn gather(
     Ok(raw)
 }
 
-/// 405 for other methods on API routes, with the `Allow` header.
-async fn method_not_allowed(method: Method, uri: Uri) -> Response {
+/// `GET /openapi.json`: the document, as it is in the repository.
+async fn openapi_document() -> Response {
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        OPENAPI_DOCUMENT,
+    )
+        .into_response()
+}
+
+/// 405 for other methods on the API operations.
+async fn post_only(method: Method, uri: Uri) -> Response {
+    method_not_allowed(&method, &uri, "POST")
+}
+
+/// 405 for other methods on the document.
+async fn get_only(method: Method, uri: Uri) -> Response {
+    method_not_allowed(&method, &uri, "GET, HEAD")
+}
+
+/// A 405 envelope with the `Allow` header.
+fn method_not_allowed(method: &Method, uri: &Uri, allowed: &'static str) -> Response {
     let mut response = ApiError::new(
         StatusCode::METHOD_NOT_ALLOWED,
-        format!("method {method} not allowed on {}; use POST", uri.path()),
+        format!(
+            "method {method} not allowed on {}; use {allowed}",
+            uri.path()
+        ),
     )
     .into_response();
     response
         .headers_mut()
-        .insert(header::ALLOW, HeaderValue::from_static("POST"));
+        .insert(header::ALLOW, HeaderValue::from_static(allowed));
     response
 }
 

@@ -144,3 +144,74 @@ fn filtered_pages_match_the_count() {
         }
     }
 }
+
+/// Conformance finding: a JSON number with a zero fraction is an integer in
+/// JSON Schema and in JavaScript (`Number.isInteger(29290.0)`), so `page`
+/// and `pageSize` take it as that integer.
+#[test]
+fn integral_json_numbers_are_integers() {
+    let server = Server::start();
+    let result = list(&server, r#"{"page":29290.0,"pageSize":140.0}"#);
+    assert_eq!(
+        (result["page"].clone(), result["pageSize"].clone()),
+        (29290.into(), 140.into())
+    );
+    assert_eq!(result["users"], Value::Array(vec![]));
+    let result = list(&server, r#"{"page":2e0,"pageSize":1.0e1}"#);
+    assert_eq!(ids(&result), (11..=20).collect::<Vec<_>>());
+    let result = list(&server, r#"{"page":9007199254740991.0,"pageSize":500.0}"#);
+    assert_eq!(result["page"], 9_007_199_254_740_991_u64);
+    for (body, name) in [
+        (r#"{"page":2.5}"#, "\"page\""),
+        (r#"{"page":0.0}"#, "\"page\""),
+        (r#"{"page":-0.0}"#, "\"page\""),
+        (r#"{"page":-3.0}"#, "\"page\""),
+        (r#"{"page":1e300}"#, "\"page\""),
+        (r#"{"pageSize":500.5}"#, "\"pageSize\""),
+        (r#"{"pageSize":501.0}"#, "\"pageSize\""),
+    ] {
+        server.post_json("/api/users", body).assert_error(400, name);
+    }
+}
+
+/// `page` stops at 2^53 - 1, the largest integer every JSON implementation
+/// (JavaScript's numbers) carries exactly, so the echoed page is exact.
+#[test]
+fn page_stops_at_the_largest_exact_json_integer() {
+    let server = Server::start();
+    for body in [
+        r#"{"page":9007199254740992}"#,
+        r#"{"page":"9007199254740992"}"#,
+        r#"{"page":9223372036854775807}"#,
+        r#"{"page":18446744073709551616}"#,
+    ] {
+        let message = server
+            .post_json("/api/users", body)
+            .assert_error(400, "\"page\"");
+        assert!(message.contains("from 1 to 9007199254740991"), "{message}");
+    }
+    server
+        .post_empty("/api/users?page=9007199254740992")
+        .assert_error(400, "page");
+    let result = list(&server, r#"{"page":"9007199254740991"}"#);
+    assert_eq!(result["page"], 9_007_199_254_740_991_u64);
+}
+
+/// Numeric strings are decimal digits only (leading zeros allowed), in JSON
+/// strings and in the query string and form alike.
+#[test]
+fn numeric_strings_are_digits_only() {
+    let server = Server::start();
+    let result = list(&server, r#"{"page":"002","pageSize":"010"}"#);
+    assert_eq!(ids(&result), (11..=20).collect::<Vec<_>>());
+    for bad in ["+2", "-0", " 2", "2 ", "2.0", "0x2", "٢", ""] {
+        let json = serde_json::json!({ "page": bad }).to_string();
+        server
+            .post_json("/api/users", &json)
+            .assert_error(400, "\"page\"");
+        let encoded: String = form_urlencoded::byte_serialize(bad.as_bytes()).collect();
+        server
+            .post_form("/api/users", &format!("pageSize={encoded}"))
+            .assert_error(400, "\"pageSize\"");
+    }
+}

@@ -3,7 +3,7 @@
 // built package (make build). Every expectation comes from direct API calls.
 //
 // Artifacts go to test-results/e2e/. UPDATE_SCREENSHOT=1 also copies the
-// populated page to docs/screenshot.png (the README's image).
+// populated page to docs/src/screenshot.png (the README's and the book's image).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { copyFileSync, mkdirSync } from "node:fs";
@@ -388,7 +388,7 @@ test("screenshots: desktop (light and dark) and phone", async (t) => {
   const populated = artifact("populated.png");
   await page.screenshot({ path: populated, animations: "disabled" });
   if (process.env.UPDATE_SCREENSHOT) {
-    const docs = new URL("../../docs/", import.meta.url);
+    const docs = new URL("../../docs/src/", import.meta.url);
     mkdirSync(docs, { recursive: true });
     copyFileSync(populated, fileURLToPath(new URL("screenshot.png", docs)));
   }

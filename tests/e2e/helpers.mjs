@@ -2,11 +2,10 @@
 // direct API calls for the expected values, and a reader of what the page shows.
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync } from "node:fs";
-import { createServer } from "node:net";
 import { chromium } from "playwright-core";
+import { apiUrl, freePort, post } from "../lib/harness.mjs";
 
-export const server = process.env.USERS_API_URL;
-assert.ok(server, "run through scripts/with-server.sh (USERS_API_URL is not set)");
+export const server = apiUrl();
 
 assert.ok(
   existsSync(new URL("../../pkg/web/user_management_client.js", import.meta.url)),
@@ -66,17 +65,8 @@ export async function openDemo(t, browser, { viewport = DESKTOP, colorScheme = "
   return { page, problems };
 }
 
-/** POSTs params as JSON to the API, the way the page's client does. */
-export async function api(path, params) {
-  const res = await fetch(new URL(path, server), {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json" },
-    body: JSON.stringify(params),
-  });
-  const body = await res.json();
-  assert.equal(body.status, 200, `${path} ${JSON.stringify(params)}: ${JSON.stringify(body)}`);
-  return body.result;
-}
+/** POSTs params as JSON to the API, the way the page's client does; the envelope's result (status 200). */
+export const api = (path, params) => post(path, params, server);
 
 export const apiCount = async (params) => (await api("/api/users/count", params)).totalUsers;
 export const apiList = (params) => api("/api/users", params);
@@ -208,9 +198,5 @@ export async function readTiming(page) {
  * Not port 9: Chromium blocks it as unsafe (ERR_UNSAFE_PORT) without trying.
  */
 export async function downServerUrl() {
-  const probe = createServer();
-  await new Promise((resolve, reject) => probe.once("error", reject).listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address();
-  await new Promise((resolve) => probe.close(resolve));
-  return `http://127.0.0.1:${port}`;
+  return `http://127.0.0.1:${await freePort()}`;
 }

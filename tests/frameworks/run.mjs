@@ -1,4 +1,4 @@
-// Framework checks of the packed npm package (issue 17), installed as a user
+// Framework checks of the packed npm package, installed as a user
 // would, against the reference server (USERS_API_URL, from
 // scripts/with-server.sh):
 //   - A Vite SSR bundle with `ssr.noExternal: true` (examples/vite-ssr), run
@@ -17,34 +17,23 @@
 // while the lock is unchanged. `node tests/frameworks/run.mjs [ssr]
 // [rollup] [next]` runs some parts. Prints `frameworks: N passed, M failed`
 // and exits non-zero on any failure.
-import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { apiUrl, bin, expectedSummary, freePort, lastJson, npmInstall, pack, repo, startUntil, stop, tally } from "../lib/harness.mjs";
 import { launchChromium, serve } from "../lib/pages.mjs";
 
-const repo = fileURLToPath(new URL("../..", import.meta.url));
-const bin = (name) => join(repo, "node_modules", ".bin", name);
-const api = process.env.USERS_API_URL;
-if (!api) throw new Error("USERS_API_URL is not set: run through scripts/with-server.sh");
+const api = apiUrl();
 const parts = process.argv.slice(2).length ? process.argv.slice(2) : ["ssr", "rollup", "next"];
 
 const scratch = mkdtempSync(join(tmpdir(), "umc-frameworks-"));
-const tarball = join(scratch, execFileSync("npm", ["pack", "--silent", "--pack-destination", scratch], {
-  cwd: join(repo, "pkg"), encoding: "utf8",
-}).trim().split("\n").pop());
+const tarball = pack(scratch);
 const env = { ...process.env, USERS_API_URL: api, NEXT_TELEMETRY_DISABLED: "1", NO_COLOR: "1" };
 
 // --- the truth, from the server itself --------------------------------------
-async function post(path, params) {
-  const r = await fetch(api + path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(params) });
-  return (await r.json()).result;
-}
-const totalActive = (await post("/api/users/count", { active: "true" })).totalUsers;
-const expected = { totalActive, listed: Math.min(5, totalActive), listTotal: totalActive, refused: "validation:active" };
+const expected = await expectedSummary(api);
 
 // --- helpers ----------------------------------------------------------------
 function run(cmd, args, options) {
@@ -57,45 +46,8 @@ function build(cmd, args, options) {
   if (result.status !== 0) throw Object.assign(new Error(`${cmd} ${args.join(" ")}: ${result.error ?? `exit ${result.status}`}`), { stdout: output });
   return output;
 }
-const npmInstall = (cwd, ...args) =>
-  run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...args], { cwd });
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer().once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** Runs a long-lived command until its output matches `ready`; returns the child and its output so far. */
-function startUntil(cmd, args, options, ready, timeoutMs = 90_000) {
-  const child = spawn(cmd, args, { env, ...options, stdio: ["ignore", "pipe", "pipe"], detached: true });
-  let output = "";
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { stop(child); reject(new Error(`not ready in ${timeoutMs} ms: ${output}`)); }, timeoutMs);
-    const onData = (chunk) => {
-      output += chunk;
-      if (ready.test(output)) { clearTimeout(timer); resolve({ child, output: () => output }); }
-    };
-    child.stdout.setEncoding("utf8").on("data", onData);
-    child.stderr.setEncoding("utf8").on("data", onData);
-    child.once("exit", (code) => { clearTimeout(timer); reject(new Error(`exited with ${code}: ${output}`)); });
-  });
-}
-/** Stops a command started by startUntil (its whole process group); resolves once it has exited. */
-function stop(child) {
-  child.removeAllListeners("exit");
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = (signal) => { try { process.kill(-child.pid, signal); } catch { /* already gone */ } };
-    const timer = setTimeout(() => kill("SIGKILL"), 10_000);
-    child.once("exit", () => { clearTimeout(timer); resolve(); });
-    kill("SIGTERM");
-  });
-}
+/** A server or dev server, with this run's environment, until its output matches `ready`. */
+const startServer = (cmd, args, options, ready) => startUntil(cmd, args, { env, ...options }, ready, 90_000);
 
 async function get(url) {
   const response = await fetch(url, { signal: AbortSignal.timeout(120_000) });
@@ -138,34 +90,7 @@ async function inChromium(pageUrl) {
 }
 
 // --- reporting --------------------------------------------------------------
-/** What a failure says: a command's output (its last 4,000 characters) and the error's message. */
-const details = (err) => `${`${err.stdout ?? ""}${err.stderr ?? ""}`.slice(-4000)}${err.message.slice(0, 4000)}`;
-let passed = 0, failed = 0;
-async function check(name, fn) {
-  const started = Date.now();
-  try {
-    const got = await fn();
-    if (JSON.stringify(got) !== JSON.stringify(expected)) throw new Error(`got ${JSON.stringify(got)}, expected ${JSON.stringify(expected)}`);
-    passed += 1;
-    console.log(`ok   ${name} (${Date.now() - started} ms)`);
-  } catch (err) {
-    failed += 1;
-    console.log(`FAIL ${name}: ${details(err)}`);
-  }
-}
-/** A step the checks after it need (a build, a server start): timed; a failure counts once, and the caller skips what needed it. */
-async function step(name, fn) {
-  const started = Date.now();
-  try {
-    const value = await fn();
-    console.log(`     ${name} (${Date.now() - started} ms)`);
-    return value;
-  } catch (err) {
-    failed += 1;
-    console.log(`FAIL ${name}: ${details(err)}`);
-    return undefined;
-  }
-}
+const { check, step, finish } = tally(expected);
 
 // --- bundled SSR: Vite, ssr.noExternal ----------------------------------------
 async function viteSsr() {
@@ -187,9 +112,9 @@ async function viteSsr() {
   if (!built) return;
   try {
     await check("Vite SSR, noExternal: the bundle run from a copy (node server.js)", async () => {
-      const server = await startUntil("node", ["server.js"], { cwd: built, env: { ...env, PORT: "0" } }, /Listening on (\S+)/);
+      const server = await startServer("node", ["server.js"], { cwd: built, env: { ...env, PORT: "0" } }, /Listening on (\S+)/);
       try {
-        return await htmlSummary(server.output().match(/Listening on (\S+)/)[1]);
+        return await htmlSummary(server.match[1]);
       } finally {
         await stop(server.child);
       }
@@ -214,7 +139,7 @@ async function rollup() {
   });
   if (!built) return;
   try {
-    await check("Rollup, Node.js bundle run from a copy", () => JSON.parse(run("node", ["count.mjs"], { cwd: built }).trim().split("\n").pop()));
+    await check("Rollup, Node.js bundle run from a copy", () => lastJson(run("node", ["count.mjs"], { cwd: built })));
     await check("Rollup, page bundle with @web/rollup-plugin-import-meta-assets (Chromium)", async () => {
       const server = await serve(built);
       try {
@@ -261,11 +186,10 @@ function lockedApp(name) {
 
 /**
  * What a build printed about the package: each block of its output (blocks
- * are separated by blank lines) that names it, less those `tolerated`
- * matches. Must be nothing.
+ * are separated by blank lines) that names it. Must be nothing.
  */
-function packageWarnings(output, tolerated) {
-  return output.split(/\n\s*\n/).filter((block) => /user-management-client/.test(block) && !tolerated?.test(block));
+function packageWarnings(output) {
+  return output.split(/\n\s*\n/).filter((block) => /user-management-client/.test(block));
 }
 
 /**
@@ -280,9 +204,9 @@ async function nextChecks(label, base, { appEdge = true } = {}) {
   await check(`${label}: "use client" page, calls in the browser (Chromium)`, () => inChromium(`${base}/client`));
 }
 
-async function nextMode(label, make, start, { tolerated, ...options } = {}) {
+async function nextMode(label, make, start, options = {}) {
   const built = await step(`${label}: build`, () => {
-    const warnings = packageWarnings(make(), tolerated);
+    const warnings = packageWarnings(make());
     if (warnings.length) throw new Error(`the build printed about the package:\n${warnings.join("\n\n")}`);
     return true;
   });
@@ -314,12 +238,12 @@ async function next() {
       cpSync(join(app, ".next/static"), join(standalone, ".next/static"), { recursive: true });
       return output;
     },
-    (port) => startUntil("node", ["server.js"], { cwd: standalone, env: { ...env, PORT: String(port), HOSTNAME: "127.0.0.1" } }, ready));
+    (port) => startServer("node", ["server.js"], { cwd: standalone, env: { ...env, PORT: String(port), HOSTNAME: "127.0.0.1" } }, ready));
   if (standalone) rmSync(standalone, { recursive: true, force: true, maxRetries: 3 });
 
   await nextMode("Next.js 16, next dev (Turbopack)",
     () => "",
-    (port) => startUntil(nextBin, ["dev", "-H", "127.0.0.1", "-p", String(port)], { cwd: app }, ready));
+    (port) => startServer(nextBin, ["dev", "-H", "127.0.0.1", "-p", String(port)], { cwd: app }, ready));
 
   // Next.js 16.4.6's `next build --webpack` fails on any App Router route
   // handler on the Edge runtime, with or without this package (ENOENT
@@ -332,12 +256,10 @@ async function next() {
       rmSync(join(app, "app/api/edge"), { recursive: true });
       return build(nextBin, ["build", "--webpack"], { cwd: app });
     },
-    (port) => startUntil(nextBin, ["start", "-H", "127.0.0.1", "-p", String(port)], { cwd: app }, ready),
-    // Next's webpack compiles for the target ["web", "es6"], so webpack
-    // warns that browser.js's top-level await makes async code, which every
-    // browser Next.js 16 supports runs (the client page below proves it in
-    // Chromium). That warning, and its import trace, is the one tolerated.
-    { appEdge: false, tolerated: /module is using "topLevelAwait"|^Import trace for requested module:\n\.\/node_modules\/user-management-client\/browser\.js\n/ });
+    (port) => startServer(nextBin, ["start", "-H", "127.0.0.1", "-p", String(port)], { cwd: app }, ready),
+    // The browser entry has no top-level await: webpack, compiling for
+    // Next's target ["web", "es6"], has nothing to warn about either.
+    { appEdge: false });
 }
 
 try {
@@ -349,5 +271,4 @@ try {
   rmSync(scratch, { recursive: true, force: true });
 }
 console.log(`expected everywhere: ${JSON.stringify(expected)}`);
-console.log(`frameworks: ${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+finish("frameworks");

@@ -5,11 +5,9 @@
 // behind the body's delivery: exactly that window.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { glue } from "../lib/harness.mjs";
 
-const pkg = new URL("../../pkg/web/", import.meta.url);
-const lib = await import(new URL("user_management_client.js", pkg));
-lib.initSync({ module: readFileSync(new URL("user_management_client_bg.wasm", pkg)) });
+const { lib } = await glue();
 
 const body = JSON.stringify({ status: 200, result: { totalUsers: 5 } });
 

@@ -8,18 +8,17 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { buildSync } from "esbuild";
 import { EdgeVM } from "@edge-runtime/vm";
+import { apiUrl, pkg, truth } from "../lib/harness.mjs";
 
-const pkg = fileURLToPath(new URL("../../pkg/", import.meta.url));
-const api = process.env.USERS_API_URL;
-assert.ok(api, "run through scripts/with-server.sh");
+const api = apiUrl();
 
 /** `entry` bundled into one script that sets globalThis.umc to its exports. */
 function bundle(entry) {
   const { outputFiles } = buildSync({
-    entryPoints: [pkg + entry], bundle: true, write: false, format: "iife", globalName: "umc",
+    entryPoints: [join(pkg, entry)], bundle: true, write: false, format: "iife", globalName: "umc",
     platform: "browser", target: "es2022", loader: { ".wasm": "binary" }, logLevel: "error",
     logOverride: { "empty-import-meta": "silent" },
   });
@@ -41,16 +40,9 @@ const probe = (load) => `(async () => {
 async function inEdgeVM(wasm, script, load) {
   const vm = new EdgeVM({ codeGeneration: { strings: false, wasm } });
   vm.context.api = api;
-  vm.context.wasmBytes = new Uint8Array(readFileSync(pkg + "web/user_management_client_bg.wasm"));
+  vm.context.wasmBytes = new Uint8Array(readFileSync(join(pkg, "web/user_management_client_bg.wasm")));
   vm.evaluate(script);
   return JSON.parse(await vm.evaluate(probe(load)));
-}
-
-async function truth() {
-  const r = await fetch(`${api}/api/users/count`, {
-    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ active: "true" }),
-  });
-  return (await r.json()).result.totalUsers;
 }
 
 function assertRefused(got, what) {

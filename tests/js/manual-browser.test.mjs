@@ -8,12 +8,10 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { extname, join, normalize } from "node:path";
-import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { apiUrl, pkg, truth } from "../lib/harness.mjs";
 
-const pkg = fileURLToPath(new URL("../../pkg/", import.meta.url));
-const api = process.env.USERS_API_URL;
-assert.ok(api, "run through scripts/with-server.sh");
+const api = apiUrl();
 
 // Every call, each outcome (what the Node tests report too).
 const PROBE = `
@@ -88,7 +86,7 @@ before(async () => {
     }
     if (top === "page" && name === "probe.js") { res.setHeader("content-type", TYPES[".js"]); res.end(PROBE); return; }
     const file = normalize(join(pkg, name ?? ""));
-    const served = (top === "pkg" || (top === "missing" && !file.endsWith(".wasm"))) && file.startsWith(pkg);
+    const served = (top === "pkg" || (top === "missing" && !file.endsWith(".wasm"))) && file.startsWith(join(pkg, "/"));
     try {
       if (!served) throw new Error("not served");
       const body = readFileSync(file);
@@ -131,13 +129,6 @@ async function open(name) {
   } finally {
     await page.close();
   }
-}
-
-async function truth() {
-  const r = await fetch(`${api}/api/users/count`, {
-    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ active: "true" }),
-  });
-  return (await r.json()).result.totalUsers;
 }
 
 function assertRefused(got, message) {

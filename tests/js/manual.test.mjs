@@ -9,12 +9,10 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { apiUrl, pkg, truth } from "../lib/harness.mjs";
 
-const pkg = fileURLToPath(new URL("../../pkg/", import.meta.url));
 const wasmPath = join(pkg, "web/user_management_client_bg.wasm");
-const api = process.env.USERS_API_URL;
-assert.ok(api, "run through scripts/with-server.sh");
+const api = apiUrl();
 
 // Serves the .wasm at /ok.wasm (application/wasm) and nothing else (404).
 let wasmServer, wasmUrl, missingUrl;
@@ -68,13 +66,6 @@ function fresh(body, { cwd = pkg } = {}) {
       else resolve(JSON.parse(stdout.trim().split("\n").pop()));
     });
   });
-}
-
-async function truth() {
-  const r = await fetch(`${api}/api/users/count`, {
-    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ active: "true" }),
-  });
-  return (await r.json()).result.totalUsers;
 }
 
 /** Every call rejected (the constructor threw) with validation/init and a message matching `message`, and nothing was sent. */

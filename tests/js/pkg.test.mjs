@@ -3,24 +3,11 @@
 // rejected call that never reaches the network.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { apiUrl, glue, truth } from "../lib/harness.mjs";
 
-const pkg = new URL("../../pkg/web/", import.meta.url);
-const lib = await import(new URL("user_management_client.js", pkg));
-lib.initSync({ module: readFileSync(new URL("user_management_client_bg.wasm", pkg)) });
+const { lib } = await glue();
 const { countUsers, listUsers, UsersClient } = lib;
-
-const server = process.env.USERS_API_URL;
-assert.ok(server, "run through scripts/with-server.sh");
-
-async function truth(params) {
-  const r = await fetch(`${server}/api/users/count`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(params),
-  });
-  return (await r.json()).result.totalUsers;
-}
+const server = apiUrl();
 
 test("countUsers resolves to the server's envelope", async () => {
   const expected = await truth({ active: "true" });

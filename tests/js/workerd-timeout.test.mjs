@@ -1,19 +1,19 @@
 // `timeoutMs` in Cloudflare Workers (workerd, through miniflare). workerd
 // ties each timer to the request that set it and drops it when that request
-// ends, so a timer shared across calls (as an earlier build had, to save a
-// timer per call) left a later request's call with no deadline at all. Each request here is a separate worker invocation, as in
-// production: a quick call first, then calls against a server that never
-// answers, one after the other and two at once.
+// ends, so each call needs a timer of its own: one shared across calls would
+// leave a later request's call with no deadline at all. Each request here
+// is a separate worker invocation, as in production: a quick call first,
+// then calls against a server that never answers, one after the other and
+// two at once.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { mkdtempSync, writeFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { execFileSync } from "node:child_process";
+import { bin, pkg } from "../lib/harness.mjs";
 
-const repo = fileURLToPath(new URL("../../", import.meta.url));
 const TIMEOUT_MS = 400;
 // Only a hang guard: a call that never ends is the failure looked for.
 const GUARD_MS = 30_000;
@@ -39,7 +39,7 @@ async function startServer() {
 }
 
 const WORKER = `
-import { UsersClient } from "${join(repo, "pkg/workerd.js")}";
+import { UsersClient } from "${join(pkg, "workerd.js")}";
 export default {
   async fetch(request) {
     const { searchParams } = new URL(request.url);
@@ -57,7 +57,7 @@ export default {
 test("timeoutMs holds in every request of a Cloudflare Worker", { timeout: GUARD_MS * 2 }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), "umc-workerd-"));
   writeFileSync(join(dir, "src.js"), WORKER);
-  execFileSync(join(repo, "node_modules/.bin/esbuild"), [join(dir, "src.js"), "--bundle", "--format=esm",
+  execFileSync(bin("esbuild"), [join(dir, "src.js"), "--bundle", "--format=esm",
     "--platform=neutral", "--loader:.wasm=copy", "--log-level=warning", `--outdir=${join(dir, "out")}`]);
   const server = await startServer();
   const { Miniflare } = await import("miniflare");

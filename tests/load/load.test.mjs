@@ -1,28 +1,18 @@
-// Load (issue 7): 10,000 calls with 1,000 in flight from Node, through the
+// Load: 10,000 calls with 1,000 in flight from Node, through the
 // built package, against the reference server (scripts/with-server.sh). All
 // must settle with the server's real numbers, and the wasm side must not
 // grow: linear memory after a second batch equals that after the first (no
 // leaked closures, buffers or handles). Bounded: the test fails after 120 s.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { apiUrl, glue, truth } from "../lib/harness.mjs";
 
-const web = new URL("../../pkg/web/", import.meta.url);
-const lib = await import(new URL("user_management_client.js", web));
-const wasm = lib.initSync({ module: readFileSync(new URL("user_management_client_bg.wasm", web)) });
-const server = process.env.USERS_API_URL;
-assert.ok(server, "run through scripts/with-server.sh");
+const { lib, wasm } = await glue();
+const server = apiUrl();
 
 const CALLS = 10_000;
 const IN_FLIGHT = 1_000;
 const ACTIVE = ["true", "false", "all"];
-
-async function truth(active) {
-  const r = await fetch(`${server}/api/users/count`, {
-    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ active }),
-  });
-  return (await r.json()).result.totalUsers;
-}
 
 /** CALLS calls, IN_FLIGHT at a time; returns how many came back wrong. */
 async function batch(client, expected) {
@@ -43,7 +33,7 @@ async function batch(client, expected) {
 }
 
 test(`${CALLS} calls with ${IN_FLIGHT} in flight settle correctly, without wasm memory growth`, { timeout: 120_000 }, async () => {
-  const expected = Object.fromEntries(await Promise.all(ACTIVE.map(async (a) => [a, await truth(a)])));
+  const expected = Object.fromEntries(await Promise.all(ACTIVE.map(async (active) => [active, await truth({ active })])));
   assert.equal(expected.true + expected.false, expected.all);
   // Generous timeouts: on 2 shared cores 1,000 queued requests take a while.
   const client = new lib.UsersClient({ baseUrl: server, timeoutMs: 60_000 });

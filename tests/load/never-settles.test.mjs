@@ -1,4 +1,4 @@
-// Load (issue 18): promises that never settle cost nothing once the attempt's
+// Load: promises that never settle cost nothing once the attempt's
 // timeout or the caller's signal wins. Each scenario runs 10,000 calls with
 // 1,000 in flight whose `fetch`, body `text()` or header provider never
 // settles (and ignores the request's signal), through the built package; every
@@ -8,11 +8,9 @@
 // each call uses its own `fetch`, and nothing is ever sent.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { glue } from "../lib/harness.mjs";
 
-const web = new URL("../../pkg/web/", import.meta.url);
-const lib = await import(new URL("user_management_client.js", web));
-const wasm = lib.initSync({ module: readFileSync(new URL("user_management_client_bg.wasm", web)) });
+const { lib, wasm } = await glue();
 
 const CALLS = 10_000;
 const IN_FLIGHT = 1_000;

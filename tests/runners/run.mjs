@@ -19,17 +19,10 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { apiUrl, expectedSummary, lastJson, npm, npmInstall, pack, repo, tally } from "../lib/harness.mjs";
 
-const repo = fileURLToPath(new URL("../..", import.meta.url));
 const work = join(repo, "target", "runners");
-const api = process.env.USERS_API_URL;
-if (!api) throw new Error("USERS_API_URL is not set: run through scripts/with-server.sh");
-
-const quiet = ["--no-audit", "--no-fund", "--loglevel=error"];
-function npm(args, cwd) {
-  execFileSync("npm", [...args, ...quiet], { cwd, stdio: ["ignore", "ignore", "inherit"] });
-}
+const api = apiUrl();
 
 /** `npm ci` in `dir` unless its node_modules was installed from this very lock. */
 function installLocked(dir) {
@@ -38,26 +31,19 @@ function installLocked(dir) {
   if (existsSync(stamp) && readFileSync(stamp, "utf8") === lock) return;
   console.log(`npm ci in ${dir.slice(repo.length)}`);
   // --prefer-offline: the lock pins every version, so npm's cached metadata serves.
-  npm(["ci", "--prefer-offline"], dir);
+  npm(dir, "ci", "--prefer-offline");
   writeFileSync(stamp, lock);
 }
 
 // --- the tarball and the Node lines -------------------------------------------
 mkdirSync(work, { recursive: true });
-const tarball = join(work, execFileSync("npm", ["pack", "--silent", "--pack-destination", work], {
-  cwd: join(repo, "pkg"), encoding: "utf8",
-}).trim().split("\n").pop());
+const tarball = pack(work);
 
 installLocked(join(repo, "tests/node-lines"));
 const nodeBin = (line) => join(repo, "tests/node-lines/node_modules", `node${line}`, "bin", "node");
 
 // --- the truth, from the server itself ----------------------------------------
-async function post(path, params) {
-  const r = await fetch(api + path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(params) });
-  return (await r.json()).result;
-}
-const totalActive = (await post("/api/users/count", { active: "true" })).totalUsers;
-const expected = { totalActive, listed: Math.min(5, totalActive), listTotal: totalActive, refused: "validation:active" };
+const expected = await expectedSummary(api);
 
 function run(node, args, cwd) {
   return execFileSync(node, args, {
@@ -85,7 +71,7 @@ function runnerProject(name) {
   delete manifest.dependencies["user-management-client"];
   writeFileSync(join(dir, "package.json"), JSON.stringify(manifest, null, 2));
   installLocked(dir);
-  npm(["install", "--no-save", tarball], dir);
+  npmInstall(dir, "--no-save", tarball);
   // Vite's pre-bundled copy (Vitest's browser mode) is keyed by the lock,
   // which the tarball does not change: drop it, so each run uses this build.
   rmSync(join(dir, "node_modules", ".vite"), { recursive: true, force: true });
@@ -104,7 +90,6 @@ function allPassed(report, want) {
   return expected;
 }
 
-const lastJson = (out) => JSON.parse(out.trim().split("\n").pop());
 const checks = {};
 
 // The tarball installed in a plain project beside a copy of examples/node.
@@ -112,7 +97,7 @@ const scratch = join(work, "node");
 rmSync(scratch, { recursive: true, force: true });
 mkdirSync(scratch, { recursive: true });
 writeFileSync(join(scratch, "package.json"), JSON.stringify({ name: "node-lines", private: true, type: "module" }));
-npm(["install", tarball], scratch);
+npmInstall(scratch, tarball);
 cpSync(join(repo, "examples/node"), join(scratch, "examples/node"), { recursive: true });
 
 for (const line of [22, 24]) {
@@ -160,19 +145,7 @@ checks["Vitest 5 (node, jsdom, happy-dom, browser mode in Chromium), Node 24"] =
   return allPassed(JSON.parse(readFileSync(out, "utf8")), 12);
 };
 
-let passed = 0, failed = 0;
-for (const [name, check] of Object.entries(checks)) {
-  const started = Date.now();
-  try {
-    const got = await check();
-    if (JSON.stringify(got) !== JSON.stringify(expected)) throw new Error(`got ${JSON.stringify(got)}, expected ${JSON.stringify(expected)}`);
-    passed += 1;
-    console.log(`ok   ${name} (${Date.now() - started} ms)`);
-  } catch (err) {
-    failed += 1;
-    console.log(`FAIL ${name}: ${err.stderr ?? ""}${err.stdout ?? ""}${err.message}`);
-  }
-}
+const { check, finish } = tally(expected);
+for (const [name, fn] of Object.entries(checks)) await check(name, fn);
 console.log(`expected on every Node line: ${JSON.stringify(expected)}`);
-console.log(`runners: ${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+finish("runners");

@@ -8,38 +8,25 @@
 // The type test (tests/types/contract.ts) is compiled there too, against
 // the installed package, under each resolver. Prints `smoke: N passed, M
 // failed` and exits non-zero on any failure.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { apiUrl, bin, expectedSummary, freePort, lastJson, npmInstall, pack, repo, startUntil, stop, tally } from "../lib/harness.mjs";
 import { launchChromium, serve } from "../lib/pages.mjs";
 
-const repo = fileURLToPath(new URL("../..", import.meta.url));
-const bin = (name) => join(repo, "node_modules", ".bin", name);
-const api = process.env.USERS_API_URL;
-if (!api) throw new Error("USERS_API_URL is not set: run through scripts/with-server.sh");
+const api = apiUrl();
 
 // --- the scratch project ----------------------------------------------------
 const scratch = mkdtempSync(join(tmpdir(), "umc-smoke-"));
-const packed = execFileSync("npm", ["pack", "--silent", "--pack-destination", scratch], {
-  cwd: join(repo, "pkg"), encoding: "utf8",
-}).trim().split("\n").pop();
+const tarball = pack(scratch);
 writeFileSync(join(scratch, "package.json"), JSON.stringify({ name: "smoke", private: true, type: "module" }));
-execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", join(scratch, packed)], {
-  cwd: scratch, stdio: ["ignore", "ignore", "inherit"],
-});
+npmInstall(scratch, tarball);
 cpSync(join(repo, "examples"), join(scratch, "examples"), { recursive: true });
 const wasm = join(scratch, "node_modules/user-management-client/web/user_management_client_bg.wasm");
 
 // --- the truth, from the server itself --------------------------------------
-async function post(path, params) {
-  const r = await fetch(api + path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(params) });
-  return (await r.json()).result;
-}
-const totalActive = (await post("/api/users/count", { active: "true" })).totalUsers;
-const expected = { totalActive, listed: Math.min(5, totalActive), listTotal: totalActive, refused: "validation:active" };
+const expected = await expectedSummary(api);
 
 // --- helpers ----------------------------------------------------------------
 function run(cmd, args, options = {}) {
@@ -47,11 +34,6 @@ function run(cmd, args, options = {}) {
     cwd: scratch, encoding: "utf8", timeout: 120_000,
     env: { ...process.env, USERS_API_URL: api }, ...options,
   });
-}
-const lastJson = (out) => JSON.parse(out.trim().split("\n").pop());
-function assertSummary(got) {
-  const a = JSON.stringify(got), b = JSON.stringify(expected);
-  if (a !== b) throw new Error(`got ${a}, expected ${b}`);
 }
 
 /**
@@ -66,42 +48,8 @@ function exampleApp(name) {
   const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
   delete manifest.devDependencies;
   writeFileSync(join(dir, "package.json"), JSON.stringify(manifest, null, 2));
-  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", join(scratch, packed)], {
-    cwd: dir, stdio: ["ignore", "ignore", "inherit"],
-  });
+  npmInstall(dir, tarball);
   return dir;
-}
-
-/** A free loopback port (for the Vite dev server's --strictPort). */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer().once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** Runs a long-lived command until its output matches `ready`; returns the child and the match. */
-function startUntil(cmd, args, options, ready, timeoutMs = 60_000) {
-  const child = spawn(cmd, args, { ...options, stdio: ["ignore", "pipe", "pipe"], detached: true });
-  let output = "";
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { stop(child); reject(new Error(`not ready in ${timeoutMs} ms: ${output}`)); }, timeoutMs);
-    const onData = (chunk) => {
-      output += chunk;
-      const match = output.replace(/\x1b\[[0-9;]*m/g, "").match(ready);
-      if (match) { clearTimeout(timer); resolve({ child, match, output: () => output }); }
-    };
-    child.stdout.setEncoding("utf8").on("data", onData);
-    child.stderr.setEncoding("utf8").on("data", onData);
-    child.once("exit", (code) => { clearTimeout(timer); reject(new Error(`exited with ${code}: ${output}`)); });
-  });
-}
-function stop(child) {
-  child.removeAllListeners("exit");
-  try { process.kill(-child.pid, "SIGTERM"); } catch { /* already gone */ }
 }
 
 let browser;
@@ -231,7 +179,7 @@ Deno.test("the package works in Deno", async () => {
       if (!optimized.includes("user-management-client")) throw new Error(`not pre-bundled: ${optimized}`);
       return got;
     } finally {
-      stop(dev.child);
+      await stop(dev.child);
     }
   },
   "Browser, webpack 5 production build (Chromium)": async () => {
@@ -320,20 +268,9 @@ for (const [resolver, declarations] of Object.entries(manualDeclarations)) {
   };
 }
 
-let passed = 0, failed = 0;
-for (const [name, check] of Object.entries(checks)) {
-  const started = Date.now();
-  try {
-    assertSummary(await check());
-    passed += 1;
-    console.log(`ok   ${name} (${Date.now() - started} ms)`);
-  } catch (err) {
-    failed += 1;
-    console.log(`FAIL ${name}: ${err.stderr ?? ""}${err.message}`);
-  }
-}
+const { check, finish } = tally(expected);
+for (const [name, fn] of Object.entries(checks)) await check(name, fn);
 await browser?.close();
 rmSync(scratch, { recursive: true, force: true });
 console.log(`expected in every runtime: ${JSON.stringify(expected)}`);
-console.log(`smoke: ${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+finish("smoke");

@@ -15,6 +15,9 @@ import {
   type CountParams,
   type ListEnvelope,
   type ListParams,
+  type Envelope,
+  type HeadersOption,
+  type UsersApiErrorKind,
   type Hooks,
   type AttemptInfo,
   type ResponseInfo,
@@ -30,10 +33,18 @@ export async function uses(signal: AbortSignal): Promise<number> {
 
   const list: ListEnvelope = await listUsers("http://127.0.0.1:8080", { active: false, page: 2, pageSize: 50 });
   const anything: unknown = list.result;
+  // The caller may name the list's result shape, in both forms.
+  interface Page { users: { username: string }[]; totalUsers: number }
+  const named: Envelope<Page> = await listUsers<Page>("http://127.0.0.1:8080", { pageSize: 5 });
+  const firstName: string | undefined = named.result.users[0]?.username;
 
+  const refresh: HeadersOption = async () => ({ Authorization: "Bearer t" });
+  const fixed: HeadersOption = { "X-Tenant": "a" };
+  // The DOM's HeadersInit stays the DOM's: a Headers object is one, not a HeadersOption.
+  const dom: HeadersInit = new Headers();
   const options: ClientOptions = {
     baseUrl: "https://api.example.com/v2/",
-    headers: async () => ({ Authorization: "Bearer t" }),
+    headers: refresh,
     paramsIn: "form",
     timeoutMs: 5000,
     retries: 2,
@@ -47,12 +58,22 @@ export async function uses(signal: AbortSignal): Promise<number> {
   await client.countUsers({ active: true }, call);
   await byUrl.listUsers(listParams);
   await client.countUsers();
+  const page: Envelope<Page> = await client.listUsers<Page>({ pageSize: 5 });
+  const untyped: unknown = (await client.listUsers()).result;
+  new UsersClient({ baseUrl: "http://x", headers: fixed });
+  // free() and Symbol.dispose release the wasm side.
+  byUrl.free();
+  const dispose: () => void = client[Symbol.dispose];
+  void [page, untyped, dom, dispose, firstName];
 
   try {
     await client.countUsers({ active: "all" });
   } catch (err) {
     if (err instanceof UsersApiError) {
       const kind: "validation" | "network" | "timeout" | "aborted" | "http" | "decode" | "api" = err.kind;
+      const named: UsersApiErrorKind = err.kind;
+      const every: UsersApiErrorKind[] = ["validation", "network", "timeout", "aborted", "http", "decode", "api"];
+      void [named, every];
       const name: "UsersApiError" = err.name;
       const details: [string | undefined, number | undefined, number | undefined, unknown, unknown] =
         [err.param, err.status, err.httpStatus, err.body, err.cause];
@@ -75,6 +96,28 @@ export async function uses(signal: AbortSignal): Promise<number> {
   await client.countUsers({}, { retries: 3 });
   // @ts-expect-error: query is a string
   await client.listUsers({ query: 5 });
+  // @ts-expect-error: a Headers object is the DOM's HeadersInit, not a HeadersOption
+  new UsersClient({ baseUrl: "http://x", headers: new Headers() });
+  // @ts-expect-error: the list's result is unknown until the caller names it
+  (await client.listUsers()).result.users;
+
+  // Tests and mocks construct errors as the client does: kind, message, fields.
+  const mock = new UsersApiError("http", "HTTP 503", { httpStatus: 503 });
+  const full = new UsersApiError("validation", "bad active", {
+    param: "active", status: 400, httpStatus: 200, body: { status: 400 }, cause: new Error("x") });
+  const bare: Error = new UsersApiError("network", "offline");
+  const mockKind: UsersApiErrorKind = mock.kind;
+  void [full, bare, mockKind];
+  // @ts-expect-error: the first argument is the kind, not the message
+  new UsersApiError("HTTP 503");
+  // @ts-expect-error: not a kind
+  new UsersApiError("server", "HTTP 503");
+  // @ts-expect-error: the fields are an object, not positional
+  new UsersApiError("validation", "bad active", "active");
+  // @ts-expect-error: httpStatus is a number
+  new UsersApiError("http", "HTTP 503", { httpStatus: "503" });
+  // @ts-expect-error: no such field
+  new UsersApiError("http", "HTTP 503", { statusCode: 503 });
 
   // Hooks: what each one receives.
   const seen: string[] = [];

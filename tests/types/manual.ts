@@ -14,6 +14,9 @@ import {
   type CountEnvelope,
   type ListEnvelope,
   type ClientOptions,
+  type Envelope,
+  type HeadersOption,
+  type UsersApiErrorKind,
 } from "user-management-client/manual";
 import wasm from "user-management-client/wasm";
 
@@ -37,8 +40,13 @@ export async function loads(bytes: Uint8Array, buffer: ArrayBuffer, response: Re
   const options: ClientOptions = { baseUrl: "http://127.0.0.1:8080", retries: 0 };
   const count: CountEnvelope = await countUsers("http://127.0.0.1:8080", { active: "true" });
   const list: ListEnvelope = await listUsers("http://127.0.0.1:8080", { page: 2 });
-  const client = new UsersClient(options);
+  const headers: HeadersOption = () => ({ Authorization: "Bearer t" });
+  const client = new UsersClient({ ...options, headers });
   await client.countUsers({ active: false });
+  const named: Envelope<{ totalUsers: number }> = await client.listUsers<{ totalUsers: number }>();
+  client[Symbol.dispose]();
+  const mock: UsersApiErrorKind = new UsersApiError("timeout", "timed out", { cause: new Error("x") }).kind;
+  void [named, mock];
   try {
     await countUsers("http://127.0.0.1:8080");
   } catch (err) {

@@ -1,6 +1,6 @@
 // The page's script (src/index.js, webpack's default entry), built as it is:
 // webpack 5 follows the browser entry's `new URL(…, import.meta.url)` to the
-// .wasm (an asset) and runs its top-level await.
+// .wasm (an asset), which starts loading when the page imports the package.
 import { countUsers, listUsers, UsersApiError } from "user-management-client";
 
 const baseUrl = new URLSearchParams(location.search).get("api") ?? "http://127.0.0.1:8080";

@@ -1,14 +1,14 @@
-//! An answer that arrived through WASI, judged by the library's rules
-//! (`envelope.rs`): the body parsed by serde_json and read into the
+//! An answer that arrived through WASI, judged by the envelope rules
+//! (`rules::envelope`): the body parsed by serde_json and read into the
 //! [`EnvelopeView`] those rules look at.
 
 use serde_json::Value as Json;
 
 use super::Answer;
-use crate::envelope::{self, cut_body, EnvelopeView};
 use crate::error::Error;
 use crate::model::Operation;
-use crate::value::Value;
+use crate::rules::envelope::{cut_body, judge as judge_envelope, EnvelopeView};
+use crate::rules::value::Value;
 
 /// The parsed envelope for the caller and the body's text, or the error,
 /// which keeps the body: the whole of a JSON body, the rest cut as
@@ -17,13 +17,11 @@ pub fn judge(answer: Answer, operation: Operation) -> Result<(Json, String), Err
     let Answer {
         http_status, text, ..
     } = answer;
-    let parsed = serde_json::from_str::<Json>(&text).ok().map(|body| {
-        let view = envelope_view(&body);
-        (body, view)
-    });
+    let parsed = serde_json::from_str::<Json>(&text).ok();
+    let view = parsed.as_ref().map(envelope_view);
     let json = parsed.is_some();
-    match envelope::judge(operation, http_status, parsed) {
-        Ok(body) => Ok((body, text)),
+    match judge_envelope(operation, http_status, view.as_ref()) {
+        Ok(()) => Ok((parsed.unwrap_or_default(), text)),
         Err(failed) => {
             let text = if json {
                 text

@@ -25,7 +25,7 @@ use ::wasi::io::poll::{poll, Pollable};
 use ::wasi::io::streams::{InputStream, StreamError};
 
 use crate::error::{Cause, Error, ErrorKind};
-use crate::retry::is_retryable_status;
+use crate::rules::retry::is_retryable_status;
 
 pub use answer::judge;
 
@@ -152,7 +152,7 @@ fn request(url: &str, headers: &[(String, String)]) -> Result<OutgoingRequest, E
                 "headers",
                 format!(
                     "the WASI host refused header {} ({error:?})",
-                    crate::value::quoted(name)
+                    crate::rules::value::quoted(name)
                 ),
             )
         })?;

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The publish dry runs: both client crates as crates.io would get them, and
+# the npm package in pkg/ (needs `make build`) as npm would. Each file list
+# is checked against what users need: anything else fails.
+#
+# --allow-dirty: a dry run in a work tree with uncommitted changes checks
+# those changes (a real `cargo publish` still refuses a dirty tree).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PATH"
+
+# Fails, naming the files, when a list has a file no pattern allows.
+only() {
+  local what=$1 allowed=$2 list=$3 extra
+  extra=$(grep -Ev "$allowed" <<<"$list" || true)
+  if [ -n "$extra" ]; then
+    printf 'publish-check: %s would ship files users do not need:\n%s\n' "$what" "$extra" >&2
+    exit 1
+  fi
+}
+# Fails when a list lacks a file users need.
+has() {
+  local what=$1 file=$2 list=$3
+  grep -qx "$file" <<<"$list" || { echo "publish-check: $what lacks $file" >&2; exit 1; }
+}
+
+cargo_meta='^(Cargo\.toml|Cargo\.toml\.orig|Cargo\.lock|\.cargo_vcs_info\.json|LICENSE-MIT|LICENSE-APACHE)$'
+lib=$(cargo package --list --allow-dirty -p user-management-client)
+only user-management-client "$cargo_meta|^README\.crate\.md$|^src/.+\.rs$" "$lib"
+for file in README.crate.md LICENSE-MIT LICENSE-APACHE src/lib.rs; do has user-management-client "$file" "$lib"; done
+js=$(cargo package --list --allow-dirty -p user-management-client-js)
+only user-management-client-js "$cargo_meta|^README\.md$|^snippet\.js$|^src/.+\.rs$" "$js"
+for file in README.md LICENSE-MIT LICENSE-APACHE snippet.js src/lib.rs; do has user-management-client-js "$file" "$js"; done
+echo "publish-check: user-management-client ships $(wc -l <<<"$lib") files, user-management-client-js $(wc -l <<<"$js")"
+
+# Packages both crates and builds each from its packaged sources, the JS
+# crate against the packaged library (the server is not published).
+cargo publish --workspace --dry-run --allow-dirty
+
+[ -f pkg/package.json ] || { echo "publish-check: no pkg/package.json: run make build" >&2; exit 1; }
+npm_json=$(cd pkg && npm publish --dry-run --json --loglevel=error 2>/dev/null)
+files=$(node -e 'const r = JSON.parse(process.argv[1]); const p = r["user-management-client"] ?? r; for (const f of p.files) console.log(f.path)' "$npm_json")
+only "the npm package" '^(package\.json|README\.md|LICENSE-MIT|LICENSE-APACHE|index\.d\.c?ts|manual\.d\.c?ts|wasm\.d\.c?ts|[a-z-]+\.(js|mjs|cjs)|web/user_management_client(\.js|_bg\.wasm)|web/gate\.js|web/snippets/[^/]+/snippet\.js)$' "$files"
+for file in package.json README.md LICENSE-MIT LICENSE-APACHE index.d.ts index.d.cts web/user_management_client_bg.wasm; do has "the npm package" "$file" "$files"; done
+node -e 'const r = JSON.parse(process.argv[1]); const p = r["user-management-client"] ?? r;
+  console.log(`publish-check: npm ${p.name}@${p.version}: ${p.entryCount} files, ${(p.size / 1000).toFixed(1)} kB packed, ${(p.unpackedSize / 1000).toFixed(1)} kB unpacked`)' "$npm_json"

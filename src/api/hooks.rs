@@ -1,0 +1,150 @@
+//! Observer hooks (the contract's "Hooks"): closures on
+//! [`ClientOptions::hooks`](crate::ClientOptions::hooks) that see every attempt's
+//! request, every response's arrival and every retry. They observe only:
+//! nothing they do changes the request or the outcome, and no credential
+//! value reaches them (credential headers read `"[REDACTED]"`).
+//!
+//! A Rust hook must not panic (a panic traps the module); the JS layer wraps
+//! each JS hook so that an exception or a rejected promise is reported
+//! (`reportError`, else `console.error`) and changes nothing.
+//!
+//! The info types serialize (serde, camelCase) to the objects JS hooks get:
+//! an attempt's `{ operation, url, attempt, headers }`, headers as a record;
+//! a response's `{ httpStatus, durationMs }`, which the JS layer lays over
+//! its attempt's object (a JS `ResponseInfo` extends `AttemptInfo`); a
+//! retry's `{ operation, attempt, delayMs }`, to which the JS layer adds
+//! `error`.
+
+use std::fmt;
+use std::rc::Rc;
+
+use serde::{Serialize, Serializer};
+use wasm_bindgen::JsValue;
+
+use crate::error::Error;
+use crate::model::Operation;
+
+/// What a hook sees of an attempt about to be sent.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AttemptInfo {
+    /// Count or list.
+    pub operation: Operation,
+    /// The full request URL (in `query` mode, with its query string).
+    pub url: String,
+    /// 1 for the first attempt.
+    pub attempt: u32,
+    /// The headers as sent, credential values replaced by `"[REDACTED]"`.
+    #[serde(serialize_with = "as_record")]
+    pub headers: Vec<(String, String)>,
+}
+
+/// Header pairs as a record (`{ name: value }`), as JS hooks get them.
+fn as_record<S: Serializer>(
+    headers: &[(String, String)],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_map(headers.iter().map(|(name, value)| (name, value)))
+}
+
+/// What a hook sees when an attempt's response headers arrived.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResponseInfo {
+    /// The attempt (serialized on its own).
+    #[serde(skip)]
+    pub request: AttemptInfo,
+    /// The HTTP status.
+    pub http_status: u16,
+    /// Milliseconds from sending to the response headers.
+    pub duration_ms: f64,
+}
+
+/// What a hook sees when a failed attempt will be retried.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RetryInfo {
+    /// Count or list.
+    pub operation: Operation,
+    /// The attempt that failed (1 for the first).
+    pub attempt: u32,
+    /// Why it failed (credentials already cut out).
+    #[serde(skip)]
+    pub error: Error,
+    /// How long the client now waits before the next attempt.
+    pub delay_ms: f64,
+    /// The JS value behind `error`, where there was one (credentials cut
+    /// out): the JS layer's `UsersApiError` shows it as `cause`.
+    #[serde(skip)]
+    pub(crate) cause: Option<JsValue>,
+}
+
+/// A hook: a closure called with what it observes.
+pub type Hook<T> = Rc<dyn Fn(&T)>;
+
+/// The three hooks; each is optional. Default: none. The setters box
+/// the closures.
+///
+/// ```no_run
+/// use std::cell::Cell;
+/// use std::rc::Rc;
+/// use user_management_client::{ClientOptions, Hooks};
+///
+/// let retries = Rc::new(Cell::new(0));
+/// let seen = Rc::clone(&retries);
+/// let options = ClientOptions::new("https://api.example.com").hooks(
+///     Hooks::default()
+///         .before_request(|info| println!("-> {} #{}", info.url, info.attempt))
+///         .before_retry(move |info| {
+///             seen.set(seen.get() + 1);
+///             assert!(info.delay_ms >= 0.0);
+///         }),
+/// );
+/// ```
+#[derive(Clone, Default)]
+#[non_exhaustive]
+pub struct Hooks {
+    /// Before each attempt's `fetch`.
+    pub before_request: Option<Hook<AttemptInfo>>,
+    /// When an attempt's response headers arrived (any HTTP status).
+    pub after_response: Option<Hook<ResponseInfo>>,
+    /// When a failed attempt will be retried, before the pause.
+    pub before_retry: Option<Hook<RetryInfo>>,
+}
+
+impl Hooks {
+    /// Sets the hook called before each attempt's `fetch`.
+    pub fn before_request(mut self, hook: impl Fn(&AttemptInfo) + 'static) -> Self {
+        self.before_request = Some(Rc::new(hook));
+        self
+    }
+
+    /// Sets the hook called when an attempt's response headers arrived.
+    pub fn after_response(mut self, hook: impl Fn(&ResponseInfo) + 'static) -> Self {
+        self.after_response = Some(Rc::new(hook));
+        self
+    }
+
+    /// Sets the hook called when a failed attempt will be retried.
+    pub fn before_retry(mut self, hook: impl Fn(&RetryInfo) + 'static) -> Self {
+        self.before_retry = Some(Rc::new(hook));
+        self
+    }
+
+    /// Whether any hook is set (the client builds hook info only then).
+    pub fn any(&self) -> bool {
+        self.before_request.is_some()
+            || self.after_response.is_some()
+            || self.before_retry.is_some()
+    }
+}
+
+impl fmt::Debug for Hooks {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Hooks")
+            .field("before_request", &self.before_request.is_some())
+            .field("after_response", &self.after_response.is_some())
+            .field("before_retry", &self.before_retry.is_some())
+            .finish()
+    }
+}

@@ -1,0 +1,273 @@
+//! The options of the Rust API: [`ClientOptions`] for a client and
+//! [`CallOptions`] for one call, built with chainable setters. The option
+//! rules decide what they may hold; [`UsersClient::new`](crate::UsersClient::new)
+//! and each call check them.
+//!
+//! Their `Debug` output shows header values as the hooks see them:
+//! credential values read `"[REDACTED]"`.
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::time::Duration;
+
+use js_sys::Function;
+use web_sys::AbortSignal;
+
+use crate::api::hooks::Hooks;
+use crate::error::Error;
+use crate::model::{Credentials, ParamsIn};
+use crate::rules::options::{DEFAULT_RETRIES, DEFAULT_TIMEOUT};
+use crate::rules::secrets;
+use crate::transport::fetch::rejection::Rejection;
+
+/// Header name/value pairs, names as given; merged case-insensitively.
+pub type HeaderList = Vec<(String, String)>;
+
+/// What a header provider's call returns: the headers, or the error (and
+/// the JS value behind it, for a JS provider) that fails the call.
+pub(crate) type ProvidedFuture = Pin<Box<dyn Future<Output = Result<HeaderList, Rejection>>>>;
+
+/// A function called once per call for fresh headers (token refresh), as
+/// [`ClientOptions::header_provider`] boxes it. Cheap to clone.
+#[derive(Clone)]
+pub struct HeaderProvider(Rc<dyn Fn() -> ProvidedFuture>);
+
+impl HeaderProvider {
+    /// A provider whose future resolves with the headers or the rejection.
+    pub(crate) fn new(provider: impl Fn() -> ProvidedFuture + 'static) -> HeaderProvider {
+        HeaderProvider(Rc::new(provider))
+    }
+
+    /// Asks the provider for this call's headers.
+    pub(crate) fn provide(&self) -> ProvidedFuture {
+        (self.0)()
+    }
+}
+
+impl fmt::Debug for HeaderProvider {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("HeaderProvider")
+    }
+}
+
+/// What a header provider's future may resolve with: the headers, or
+/// (for a provider that can fail) a `Result` of them.
+pub trait ProvidedHeaders {
+    /// The headers, or the error that fails the call.
+    fn into_headers(self) -> Result<HeaderList, Error>;
+}
+
+impl ProvidedHeaders for HeaderList {
+    fn into_headers(self) -> Result<HeaderList, Error> {
+        Ok(self)
+    }
+}
+
+impl ProvidedHeaders for Result<HeaderList, Error> {
+    fn into_headers(self) -> Result<HeaderList, Error> {
+        self
+    }
+}
+
+/// A client's options. [`ClientOptions::new`] fills the defaults; the
+/// setters change one each and return the options.
+///
+/// ```no_run
+/// use std::time::Duration;
+/// use user_management_client::{ClientOptions, ParamsIn, UsersClient};
+///
+/// let options = ClientOptions::new("https://api.example.com/v1")
+///     .params_in(ParamsIn::Query)
+///     .timeout(Duration::from_secs(5))
+///     .retries(0)
+///     .header("x-tenant", "acme")
+///     .header_provider(|| async {
+///         vec![("Authorization".to_string(), "Bearer abc123".to_string())]
+///     });
+/// let client = UsersClient::new(options)?;
+/// # Ok::<(), user_management_client::Error>(())
+/// ```
+#[derive(Clone)]
+#[non_exhaustive]
+pub struct ClientOptions {
+    /// An absolute `http:` / `https:` URL without query or fragment; it may
+    /// carry a path prefix, and a trailing slash is optional.
+    pub base_url: String,
+    /// Sent with every call. Default: none.
+    pub headers: HeaderList,
+    /// Called once per call; its headers go over [`ClientOptions::headers`].
+    /// Default: none.
+    pub header_provider: Option<HeaderProvider>,
+    /// Where params go. Default: [`ParamsIn::Body`].
+    pub params_in: ParamsIn,
+    /// Per attempt; [`Duration::ZERO`] means none. Default: 10 s.
+    pub timeout: Duration,
+    /// Extra attempts after a retryable failure. Default: 2.
+    pub retries: u32,
+    /// `fetch`'s credentials mode. Default: the platform's (`"same-origin"`).
+    pub credentials: Option<Credentials>,
+    /// Called as `fetch(url, init)` instead of the platform's `fetch`.
+    /// Default: the global `fetch`, looked up per call.
+    pub fetch: Option<Function>,
+    /// Observers of every attempt, response and retry. Default: none.
+    pub hooks: Hooks,
+}
+
+impl fmt::Debug for ClientOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ClientOptions")
+            .field("base_url", &self.base_url)
+            .field("headers", &secrets::shown(&self.headers))
+            .field("header_provider", &self.header_provider)
+            .field("params_in", &self.params_in)
+            .field("timeout", &self.timeout)
+            .field("retries", &self.retries)
+            .field("credentials", &self.credentials)
+            .field("fetch", &self.fetch.is_some())
+            .field("hooks", &self.hooks)
+            .finish()
+    }
+}
+
+impl ClientOptions {
+    /// Options with every default: `params_in: Body`, a 10 s timeout,
+    /// `retries: 2`, no headers.
+    pub fn new(base_url: impl Into<String>) -> ClientOptions {
+        ClientOptions {
+            base_url: base_url.into(),
+            headers: Vec::new(),
+            header_provider: None,
+            params_in: ParamsIn::default(),
+            timeout: DEFAULT_TIMEOUT,
+            retries: DEFAULT_RETRIES,
+            credentials: None,
+            fetch: None,
+            hooks: Hooks::default(),
+        }
+    }
+
+    /// Adds a header sent with every call.
+    pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
+
+    /// Replaces the headers sent with every call.
+    pub fn headers<N, V>(mut self, headers: impl IntoIterator<Item = (N, V)>) -> Self
+    where
+        N: Into<String>,
+        V: Into<String>,
+    {
+        self.headers = headers
+            .into_iter()
+            .map(|(name, value)| (name.into(), value.into()))
+            .collect();
+        self
+    }
+
+    /// A function called once per call (not per attempt) for headers that
+    /// go over the client's: the place for token refresh. Its future
+    /// resolves with the headers, or with a `Result` of them (an `Err`
+    /// fails the call).
+    pub fn header_provider<F, Fut>(mut self, provider: F) -> Self
+    where
+        F: Fn() -> Fut + 'static,
+        Fut: Future + 'static,
+        Fut::Output: ProvidedHeaders,
+    {
+        self.header_provider = Some(HeaderProvider::new(move || -> ProvidedFuture {
+            let future = provider();
+            Box::pin(async move { future.await.into_headers().map_err(Rejection::from) })
+        }));
+        self
+    }
+
+    /// The timeout of each attempt ([`Duration::ZERO`]: none).
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Extra attempts after a retryable failure.
+    pub fn retries(mut self, retries: u32) -> Self {
+        self.retries = retries;
+        self
+    }
+
+    /// Where params go.
+    pub fn params_in(mut self, params_in: ParamsIn) -> Self {
+        self.params_in = params_in;
+        self
+    }
+
+    /// `fetch`'s credentials mode.
+    pub fn credentials(mut self, credentials: Credentials) -> Self {
+        self.credentials = Some(credentials);
+        self
+    }
+
+    /// The observers of every attempt, response and retry.
+    pub fn hooks(mut self, hooks: Hooks) -> Self {
+        self.hooks = hooks;
+        self
+    }
+}
+
+/// One call's options. `CallOptions::default()` has none.
+///
+/// ```no_run
+/// # async fn run(client: user_management_client::UsersClient) -> Result<(), user_management_client::Error> {
+/// use std::time::Duration;
+/// use user_management_client::{CallOptions, CountParams};
+///
+/// let controller = web_sys::AbortController::new().unwrap();
+/// let options = CallOptions::default()
+///     .signal(controller.signal())
+///     .timeout(Duration::from_secs(2))
+///     .header("X-Request-Id", "42");
+/// client.count_users(&CountParams::default(), &options).await?;
+/// # Ok(()) }
+/// ```
+#[derive(Clone, Default)]
+#[non_exhaustive]
+pub struct CallOptions {
+    /// Aborting it rejects the call with
+    /// [`ErrorKind::Aborted`](crate::ErrorKind::Aborted) at once.
+    pub signal: Option<AbortSignal>,
+    /// Overrides the client's timeout for this call ([`Duration::ZERO`]: none).
+    pub timeout: Option<Duration>,
+    /// Merged over the client's headers (names case-insensitively).
+    pub headers: HeaderList,
+}
+
+impl fmt::Debug for CallOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CallOptions")
+            .field("signal", &self.signal.is_some())
+            .field("timeout", &self.timeout)
+            .field("headers", &secrets::shown(&self.headers))
+            .finish()
+    }
+}
+
+impl CallOptions {
+    /// The caller's signal: aborting it ends the call at once.
+    pub fn signal(mut self, signal: AbortSignal) -> Self {
+        self.signal = Some(signal);
+        self
+    }
+
+    /// This call's timeout per attempt ([`Duration::ZERO`]: none).
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// Adds a header, merged over the client's.
+    pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
+}

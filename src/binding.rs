@@ -1,0 +1,58 @@
+//! What the crate's JS layer (`user-management-client-js`) and its fuzz
+//! targets use beyond the Rust API: the rules they apply to JS values, the
+//! JS value behind an error, and the client's JS-facing calls. Hidden from
+//! the docs and no part of the semver contract; nothing in this crate uses it.
+
+use std::future::Future;
+
+use js_sys::Object;
+use wasm_bindgen::JsValue;
+
+pub use crate::rules::{envelope, headers, http_date, options, params, retry, secrets, value};
+pub use crate::transport::fetch::rejection::{failure_detail, Rejection};
+pub use crate::transport::fetch::request::params_object;
+pub use crate::transport::fetch::wait::settled;
+/// The WASI transport, which the component's call loop (`component/`) drives.
+#[cfg(all(target_arch = "wasm32", target_os = "wasi"))]
+pub use crate::transport::wasi;
+
+use crate::{CallOptions, HeaderList, HeaderProvider, Operation, ParamsIn, RetryInfo, UsersClient};
+
+/// Runs a call with `params`, the object of checked params to send:
+/// resolves with the parsed body, a checked envelope, and rejects with the
+/// error and the JS value behind it, credentials cut out of both.
+pub async fn call(
+    client: &UsersClient,
+    operation: Operation,
+    params: &Object,
+    options: &CallOptions,
+) -> Result<JsValue, Rejection> {
+    client.call(operation, params, options).await
+}
+
+/// Where `client` sends params.
+pub fn params_in(client: &UsersClient) -> ParamsIn {
+    client.options().params_in
+}
+
+/// A header provider whose future fails the call with a rejection (the
+/// JS value behind it becomes the error's `cause`).
+pub fn header_provider<F, Fut>(provider: F) -> HeaderProvider
+where
+    F: Fn() -> Fut + 'static,
+    Fut: Future<Output = Result<HeaderList, Rejection>> + 'static,
+{
+    HeaderProvider::new(move || Box::pin(provider()))
+}
+
+/// The JS value behind a retry's error, where there was one.
+pub fn retry_cause(info: &RetryInfo) -> Option<&JsValue> {
+    info.cause.as_ref()
+}
+
+/// `error` with `secrets` (a call's credentials) cut out of its message,
+/// body and source, as the client's errors leave a call.
+#[cfg(all(target_arch = "wasm32", target_os = "wasi"))]
+pub fn redacted(error: crate::Error, secrets: &[String]) -> crate::Error {
+    error.cut(|text| secrets::redact(text, secrets))
+}

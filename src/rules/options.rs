@@ -1,0 +1,423 @@
+//! The rules for client and call options (the contract's `ClientOptions`
+//! and `CallOptions`): the base URL, header names and values, and the
+//! option values the JS layer reads. Plain Rust, unit-tested natively.
+
+use std::time::Duration;
+
+use serde::de::DeserializeOwned;
+
+use crate::error::Error;
+use crate::model::{Credentials, ParamsIn};
+use crate::rules::value::{quoted, Value};
+use crate::wire;
+
+/// The default timeout: ten seconds per attempt.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+/// The default `retries`: two more attempts after the first.
+pub const DEFAULT_RETRIES: u32 = 2;
+/// `setTimeout` cannot wait longer than 2^31 - 1 ms (it fires at once
+/// instead), so a longer timeout is clamped to this, about 24.8 days.
+pub const MAX_TIMER_MS: u32 = 2_147_483_647;
+
+/// The keys a client's options object may have.
+pub const CLIENT_KEYS: [&str; 8] = [
+    "baseUrl",
+    "headers",
+    "paramsIn",
+    "timeoutMs",
+    "retries",
+    "credentials",
+    "fetch",
+    "hooks",
+];
+/// The keys a `hooks` object may have.
+pub const HOOK_KEYS: [&str; 3] = ["beforeRequest", "afterResponse", "beforeRetry"];
+/// The keys a call's options object may have.
+pub const CALL_KEYS: [&str; 3] = ["signal", "timeoutMs", "headers"];
+
+/// `paramsIn`: one of [`ParamsIn`]'s wire names. `None` when not given.
+pub fn params_in(value: &Value) -> Result<Option<ParamsIn>, Error> {
+    named(value, "paramsIn")
+}
+
+/// `credentials`: one of [`Credentials`]' wire names. `None` when not
+/// given, which leaves the platform default (`"same-origin"`).
+pub fn credentials(value: &Value) -> Result<Option<Credentials>, Error> {
+    named(value, "credentials")
+}
+
+/// An option whose value is one of `T`'s wire names.
+fn named<T: DeserializeOwned>(value: &Value, option: &str) -> Result<Option<T>, Error> {
+    match value {
+        Value::Undefined => return Ok(None),
+        Value::Str(name) => {
+            if let Some(parsed) = wire::parse::<T>(name) {
+                return Ok(Some(parsed));
+            }
+        }
+        _ => {}
+    }
+    Err(not_named(value, option, wire::names::<T>()))
+}
+
+/// The error for an option that is none of `names`.
+fn not_named(value: &Value, option: &str, names: &[&str]) -> Error {
+    Error::invalid(option, &wire::one_of(names, None), &value.shown())
+}
+
+/// `timeoutMs`: finite and >= 0, `0` meaning none. `None` when not given.
+/// The value is kept to the nanosecond, a fraction of one rounded up so
+/// that it never becomes "none"; [`duration_ms`] makes it the timer's.
+pub fn timeout(value: &Value) -> Result<Option<Duration>, Error> {
+    match value {
+        Value::Undefined => Ok(None),
+        // `as` saturates: a huge value is a huge wait, cut by `duration_ms`.
+        Value::Number(n) if n.is_finite() && *n >= 0.0 => {
+            Ok(Some(Duration::from_nanos((n * 1e6).ceil() as u64)))
+        }
+        other => Err(Error::invalid(
+            "timeoutMs",
+            "a finite number >= 0 (0 means no timeout)",
+            &other.shown(),
+        )),
+    }
+}
+
+/// A timeout as the timer takes it: whole milliseconds, a fraction
+/// rounded up (so it never becomes "none"), at most [`MAX_TIMER_MS`];
+/// 0 (none) only for [`Duration::ZERO`].
+pub fn duration_ms(timeout: Duration) -> u32 {
+    // In u64: a u128 division would add its runtime routine to the `.wasm`.
+    let fraction = u64::from(timeout.subsec_nanos().div_ceil(1_000_000));
+    let ms = timeout
+        .as_secs()
+        .saturating_mul(1_000)
+        .saturating_add(fraction);
+    u32::try_from(ms).unwrap_or(MAX_TIMER_MS).min(MAX_TIMER_MS)
+}
+
+/// `retries`: a whole number >= 0. `None` when not given.
+pub fn retries(value: &Value) -> Result<Option<u32>, Error> {
+    match value {
+        Value::Undefined => Ok(None),
+        Value::Number(n) if value.as_integer().is_some() && *n >= 0.0 => {
+            Ok(Some(n.min(u32::MAX as f64) as u32))
+        }
+        other => Err(Error::invalid(
+            "retries",
+            "a whole number >= 0",
+            &other.shown(),
+        )),
+    }
+}
+
+/// An option key that is not in `allowed`: a typo such as `timeout` for
+/// `timeoutMs` is refused rather than silently ignored.
+pub fn check_option_key(key: &str, allowed: &[&str]) -> Result<(), Error> {
+    if allowed.contains(&key) {
+        return Ok(());
+    }
+    let message = format!(
+        "unknown option {}; the options are {}",
+        quoted(key),
+        allowed.join(", ")
+    );
+    Err(Error::validation(key, message))
+}
+
+/// `baseUrl` as JavaScript passes it: a string, which
+/// [`check_base_url`] then checks.
+pub fn base_url_text(value: &Value) -> Result<&str, Error> {
+    match value {
+        Value::Str(url) => Ok(url),
+        other => Err(Error::invalid(
+            "baseUrl",
+            "an absolute http: or https: URL",
+            &other.shown(),
+        )),
+    }
+}
+
+/// The checks on `baseUrl`, before the platform's `URL` parses it: an
+/// absolute `http:` / `https:` URL without query, fragment or credentials.
+/// (`fetch` refuses URLs that carry credentials, and the message must not
+/// repeat them.)
+pub fn check_base_url(url: &str) -> Result<(), Error> {
+    let lower = url.get(..8).unwrap_or(url).to_ascii_lowercase();
+    let rest = if lower.starts_with("https://") {
+        url.get(8..)
+    } else if lower.starts_with("http://") {
+        url.get(7..)
+    } else {
+        None
+    };
+    let Some(rest) = rest else {
+        return Err(Error::invalid(
+            "baseUrl",
+            "an absolute http: or https: URL",
+            &quoted(url),
+        ));
+    };
+    let authority = rest.split('/').next().unwrap_or("");
+    if authority.is_empty() {
+        return Err(Error::invalid("baseUrl", "a URL with a host", &quoted(url)));
+    }
+    if authority.contains('@') {
+        return Err(Error::validation(
+            "baseUrl",
+            "baseUrl must not carry credentials (user:password@); send them in headers",
+        ));
+    }
+    if url.contains(['?', '#']) {
+        return Err(Error::invalid(
+            "baseUrl",
+            "a URL without query (?) or fragment (#)",
+            &quoted(url),
+        ));
+    }
+    Ok(())
+}
+
+/// Joins the platform-normalised base URL and an operation's path with
+/// exactly one `/`.
+pub fn join(base_href: &str, path: &str) -> String {
+    format!(
+        "{}/{}",
+        base_href.trim_end_matches('/'),
+        path.trim_start_matches('/')
+    )
+}
+
+/// A header name must be an HTTP token (RFC 9110 §5.6.2).
+pub fn check_header_name(name: &str) -> Result<(), Error> {
+    let is_tchar = |b: u8| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b);
+    if !name.is_empty() && name.bytes().all(is_tchar) {
+        return Ok(());
+    }
+    Err(Error::validation(
+        "headers",
+        format!("header name {} is not an HTTP token", quoted(name)),
+    ))
+}
+
+/// A header value: no CR, LF or NUL and nothing beyond Latin-1. The message
+/// names the header but never shows the value: it may be a credential.
+pub fn check_header_value(name: &str, value: &str) -> Result<(), Error> {
+    let bad = value
+        .chars()
+        .any(|c| c == '\r' || c == '\n' || c == '\0' || c as u32 > 0xFF);
+    if !bad {
+        return Ok(());
+    }
+    Err(Error::validation(
+        "headers",
+        format!(
+            "the value of header {} has CR, LF, NUL or a character beyond Latin-1",
+            quoted(name)
+        ),
+    ))
+}
+
+/// Every header of a list: names HTTP tokens, values Latin-1 without CR,
+/// LF or NUL.
+pub fn check_headers(headers: &[(String, String)]) -> Result<(), Error> {
+    for (name, value) in headers {
+        check_header_name(name)?;
+        check_header_value(name, value)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(v: &str) -> Value {
+        Value::Str(v.into())
+    }
+
+    #[test]
+    fn base_url_rules() {
+        for ok in [
+            "http://127.0.0.1:8080",
+            "https://api.example.com/",
+            "HTTP://x/prefix",
+            "https://x/a/b//",
+        ] {
+            assert!(check_base_url(ok).is_ok(), "{ok}");
+        }
+        for bad in [
+            "ftp://x",
+            "//x",
+            "x.com",
+            "",
+            "http://",
+            "http:///path",
+            "http://x/?a=1",
+            "http://x/#top",
+            "javascript:alert(1)",
+        ] {
+            let err = check_base_url(bad).unwrap_err();
+            assert_eq!(err.param(), Some("baseUrl"), "{bad}");
+        }
+        let err = check_base_url("http://me:hunter2@x/").unwrap_err();
+        assert!(!err.message().contains("hunter2"));
+        assert_eq!(base_url_text(&s("http://x")).ok(), Some("http://x"));
+        for bad in [Value::Number(1.0), Value::Undefined] {
+            let err = base_url_text(&bad).unwrap_err();
+            assert_eq!(err.param(), Some("baseUrl"));
+        }
+    }
+
+    #[test]
+    fn joins_with_exactly_one_slash() {
+        assert_eq!(join("http://h:1/", "/api/users"), "http://h:1/api/users");
+        assert_eq!(
+            join("http://h/p", "/api/users/count"),
+            "http://h/p/api/users/count"
+        );
+        assert_eq!(join("http://h/p/", "/api/users"), "http://h/p/api/users");
+        assert_eq!(join("http://h/p///", "api/users"), "http://h/p/api/users");
+    }
+
+    #[test]
+    fn timeouts() {
+        let ms = |value: f64| {
+            timeout(&Value::Number(value))
+                .ok()
+                .flatten()
+                .map(duration_ms)
+        };
+        assert_eq!(timeout(&Value::Undefined).ok(), Some(None));
+        assert_eq!(ms(0.0), Some(0));
+        assert_eq!(ms(0.001), Some(1));
+        assert_eq!(ms(1e-9), Some(1));
+        assert_eq!(ms(1.5), Some(2));
+        assert_eq!(ms(5_000.0), Some(5_000));
+        assert_eq!(ms(1e12), Some(MAX_TIMER_MS));
+        assert_eq!(ms(1e300), Some(MAX_TIMER_MS));
+        for bad in [
+            Value::Number(-1.0),
+            Value::Number(f64::NAN),
+            Value::Number(f64::INFINITY),
+            s("5"),
+            Value::Null,
+        ] {
+            let err = timeout(&bad).unwrap_err();
+            assert_eq!(err.param(), Some("timeoutMs"));
+        }
+    }
+
+    #[test]
+    fn durations_become_timer_milliseconds() {
+        assert_eq!(duration_ms(Duration::ZERO), 0);
+        assert_eq!(duration_ms(Duration::from_nanos(1)), 1);
+        assert_eq!(duration_ms(Duration::from_micros(1_500)), 2);
+        assert_eq!(duration_ms(Duration::from_secs(5)), 5_000);
+        assert_eq!(duration_ms(Duration::from_secs(30 * 86_400)), MAX_TIMER_MS);
+        assert_eq!(duration_ms(Duration::MAX), MAX_TIMER_MS);
+    }
+
+    #[test]
+    fn header_lists_are_checked_whole() {
+        let pair = |n: &str, v: &str| (n.to_string(), v.to_string());
+        assert!(check_headers(&[pair("X-A", "1"), pair("Authorization", "Bearer x")]).is_ok());
+        let err = check_headers(&[pair("X-A", "1"), pair("x", "a\r\nInjected: 1")]).unwrap_err();
+        assert_eq!(err.param(), Some("headers"));
+        assert!(check_headers(&[pair("bad name", "x")]).is_err());
+    }
+
+    #[test]
+    fn retries_are_whole_and_not_negative() {
+        assert_eq!(retries(&Value::Undefined).ok(), Some(None));
+        assert_eq!(retries(&Value::Number(0.0)).ok(), Some(Some(0)));
+        assert_eq!(retries(&Value::Number(5.0)).ok(), Some(Some(5)));
+        for bad in [
+            Value::Number(-1.0),
+            Value::Number(1.5),
+            Value::Number(f64::NAN),
+            s("2"),
+        ] {
+            assert!(retries(&bad).is_err());
+        }
+    }
+
+    #[test]
+    fn enums() {
+        assert_eq!(params_in(&s("form")).ok(), Some(Some(ParamsIn::Form)));
+        assert_eq!(params_in(&Value::Undefined).ok(), Some(None));
+        let err = params_in(&s("json")).unwrap_err();
+        assert_eq!(
+            err.message(),
+            "paramsIn must be \"body\", \"query\" or \"form\"; got \"json\""
+        );
+        assert_eq!(
+            credentials(&s("include")).ok(),
+            Some(Some(Credentials::Include))
+        );
+        assert_eq!(credentials(&Value::Undefined).ok(), Some(None));
+        let err = credentials(&Value::Number(1.0)).unwrap_err();
+        assert_eq!(
+            err.message(),
+            "credentials must be \"omit\", \"same-origin\" or \"include\"; got 1"
+        );
+    }
+
+    #[test]
+    fn unknown_option_keys_are_named() {
+        assert!(check_option_key("timeoutMs", &CLIENT_KEYS).is_ok());
+        let err = check_option_key("timeout", &CLIENT_KEYS).unwrap_err();
+        assert_eq!(err.param(), Some("timeout"));
+        assert!(err.message().contains("timeoutMs"));
+    }
+
+    #[test]
+    fn header_rules() {
+        assert!(check_header_name("X-Request-Id").is_ok());
+        for bad in ["", "a b", "x:y", "é", "a\r\nb"] {
+            assert!(check_header_name(bad).is_err(), "{bad:?}");
+        }
+        assert!(check_header_value("a", "Bearer abc").is_ok());
+        assert!(check_header_value("a", "café").is_ok());
+        for bad in ["a\rb", "a\nb", "a\0b", "☃", "\u{FFFD}"] {
+            let err = check_header_value("authorization", &format!("Bearer {bad}")).unwrap_err();
+            assert_eq!(err.param(), Some("headers"));
+            assert!(!err.message().contains("Bearer"));
+        }
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod properties {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    proptest! {
+        #[test]
+        fn join_puts_exactly_one_slash_between(base in "http://h(/[a-z]{0,5}){0,3}/{0,3}", path in "/{0,2}[a-z]{1,5}(/[a-z]{1,5}){0,2}") {
+            let joined = join(&base, &path);
+            let head = base.trim_end_matches('/');
+            let tail = path.trim_start_matches('/');
+            prop_assert_eq!(&joined, &format!("{head}/{tail}"));
+            prop_assert!(!joined[head.len()..].starts_with("//"));
+        }
+
+        #[test]
+        fn header_names_are_exactly_tokens(name in "\\PC{0,20}") {
+            let token = !name.is_empty()
+                && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b));
+            prop_assert_eq!(check_header_name(&name).is_ok(), token);
+        }
+
+        #[test]
+        fn header_values_are_latin1_without_cr_lf_nul(value in "\\PC{0,20}|[\\x00-\\xff]{0,20}") {
+            let ok = value.chars().all(|c| c as u32 <= 0xFF && !['\r', '\n', '\0'].contains(&c));
+            let checked = check_header_value("x-a", &value);
+            prop_assert_eq!(checked.is_ok(), ok);
+            if let Err(err) = checked {
+                prop_assert!(value.is_empty() || !err.message().contains(value.as_str()));
+            }
+        }
+    }
+}

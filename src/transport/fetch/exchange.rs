@@ -1,0 +1,165 @@
+//! One attempt of a call: send the request, wait for the response and its
+//! whole body within the attempt's timeout, give up at once when the
+//! caller's signal aborts, and cancel whatever is still in flight.
+//!
+//! The `fetch` called is the `fetch` option or, without it, the global
+//! `fetch` looked up at each attempt, always as `fetch(url, init)`; what it
+//! throws, rejects with or resolves to is checked here, and the answer is
+//! read as a `web_sys::Response`, never trusted to be one: a replaced
+//! `globalThis.fetch` (a test suite's stub, a polyfill) may resolve with
+//! anything or reject with something that is not an `Error`. Each wait is a [`Stop::race`] in JS against the attempt's timer and the
+//! caller's signal, since a replaced or custom `fetch` may ignore the
+//! request's signal and never settle: the attempt then leaves nothing
+//! behind on its promise but JS functions.
+//!
+//! The body is read as a JS string and never copied into Rust: the answer
+//! module hands it to `JSON.parse`.
+
+use js_sys::{Function, JsString, Reflect};
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{AbortController, AbortSignal};
+
+use crate::rules::retry::is_retryable_status;
+use crate::transport::fetch::request::Request;
+use crate::transport::fetch::wait::{is_aborted, Stop, Stopped};
+
+/// A response that arrived, with its whole body.
+pub struct Answer {
+    /// The HTTP status.
+    pub http_status: u16,
+    /// The body.
+    pub text: JsString,
+    /// `Retry-After`, read only where the status is one that is retried.
+    pub retry_after: Option<String>,
+}
+
+/// Why an attempt has no answer.
+pub enum Failure {
+    /// The attempt's timeout passed.
+    TimedOut,
+    /// The caller's signal aborted.
+    Aborted,
+    /// `fetch` failed (or the platform has none); the JS error.
+    Fetch(JsValue),
+    /// Reading the body failed; the JS error.
+    Body(JsValue),
+    /// The caller's `fetch` resolved with something that is not a `Response`.
+    NotAResponse,
+}
+
+impl From<Stopped> for Failure {
+    fn from(stopped: Stopped) -> Failure {
+        match stopped {
+            Stopped::TimedOut => Failure::TimedOut,
+            Stopped::Aborted => Failure::Aborted,
+        }
+    }
+}
+
+/// Aborts the attempt's controller when dropped, unless the body arrived
+/// whole: whatever is still in flight is cancelled, also when the caller
+/// drops the call's future. (Not after a whole body: `abort()` builds a
+/// `DOMException`, a cost per call, and there is nothing left to cancel.)
+struct Cancel {
+    controller: AbortController,
+    done: bool,
+}
+
+impl Drop for Cancel {
+    fn drop(&mut self) {
+        if !self.done {
+            self.controller.abort();
+        }
+    }
+}
+
+/// Runs one attempt with `fetch` (the global one for `None`): `timeout_ms`
+/// (0: none) covers the response and its body; `signal` is the caller's;
+/// `arrived` is told the HTTP status as soon as the response headers are
+/// there.
+pub async fn attempt(
+    request: &Request,
+    fetch: Option<&Function>,
+    timeout_ms: u32,
+    signal: Option<&AbortSignal>,
+    arrived: &dyn Fn(u16),
+) -> Result<Answer, Failure> {
+    if is_aborted(signal) {
+        return Err(Failure::Aborted);
+    }
+    let global;
+    let fetch = match fetch {
+        Some(fetch) => fetch,
+        None => {
+            global = global_fetch()?;
+            &global
+        }
+    };
+    let controller = AbortController::new().map_err(Failure::Fetch)?;
+    request.init.set_signal(Some(&controller.signal()));
+    let mut cancel = Cancel {
+        controller,
+        done: false,
+    };
+    let stop = Stop::new((timeout_ms > 0).then_some(timeout_ms), signal);
+    let raw = call_fetch(fetch, request, &stop).await?;
+    let http_status = match Reflect::get(&raw, &"status".into()).map(|s| s.as_f64()) {
+        Ok(Some(s)) if (100.0..=599.0).contains(&s) && s.fract() == 0.0 => s as u16,
+        _ => return Err(Failure::NotAResponse),
+    };
+    arrived(http_status);
+    let retry_after = if is_retryable_status(http_status) {
+        // An answer from a caller's `fetch` may have no usable headers.
+        Reflect::get(&raw, &"headers".into())
+            .ok()
+            .and_then(|headers| {
+                headers
+                    .unchecked_into::<web_sys::Headers>()
+                    .get("retry-after")
+                    .ok()
+            })
+            .flatten()
+    } else {
+        None
+    };
+    let body = raw.text().map_err(Failure::Body)?;
+    let text = stop.race(&body).await?.map_err(Failure::Body)?;
+    cancel.done = true;
+    Ok(Answer {
+        http_status,
+        text: text.dyn_into().unwrap_or_else(|_| JsString::from("")),
+        retry_after,
+    })
+}
+
+/// The global `fetch`, looked up per attempt (a caller may replace it); its
+/// absence is a `network` error.
+fn global_fetch() -> Result<Function, Failure> {
+    let global = Reflect::get(&js_sys::global(), &"fetch".into()).map_err(Failure::Fetch)?;
+    global.dyn_into().map_err(|_| {
+        Failure::Fetch(js_sys::TypeError::new("this platform has no global fetch").into())
+    })
+}
+
+/// The caller's `fetch`, called unbound as `fetch(url, init)`. It may throw,
+/// reject with anything, or resolve with anything: all of it is checked.
+async fn call_fetch(
+    fetch: &Function,
+    request: &Request,
+    stop: &Stop,
+) -> Result<web_sys::Response, Failure> {
+    let returned = fetch
+        .call2(
+            &JsValue::UNDEFINED,
+            &request.url.as_str().into(),
+            &request.init,
+        )
+        .map_err(Failure::Fetch)?;
+    let resolved = stop.race(&returned).await?.map_err(Failure::Fetch)?;
+    let has_text = resolved.is_object()
+        && Reflect::get(&resolved, &"text".into()).is_ok_and(|text| text.is_function());
+    if !has_text {
+        return Err(Failure::NotAResponse);
+    }
+    Ok(resolved.unchecked_into())
+}

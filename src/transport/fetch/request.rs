@@ -1,0 +1,142 @@
+//! What every attempt of a call sends, built once per call: the URL, the
+//! headers and the body, encoded by the platform's `JSON`, `URL` and
+//! `URLSearchParams` (never by hand), as a `RequestInit` that each attempt
+//! completes with its own `AbortSignal`.
+
+use js_sys::{Array, Object, JSON};
+use serde::Serialize;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{RequestCredentials, RequestInit, Url, UrlSearchParams};
+
+use crate::error::{Cause, Error};
+use crate::model::{Credentials, ParamsIn};
+use crate::platform::number;
+use crate::rules::headers::Resolved;
+use crate::transport::fetch::rejection::{failure_detail, Rejection};
+
+/// A call's resolved headers, and the same as `fetch` takes them.
+#[derive(Clone)]
+pub struct Headers {
+    /// `[[name, value], ...]`.
+    pub list: Array,
+    /// What the rules resolved.
+    pub resolved: Resolved,
+}
+
+impl Headers {
+    /// The resolved headers as `fetch` takes them.
+    pub fn new(resolved: Resolved) -> Headers {
+        let list = resolved
+            .list
+            .iter()
+            .map(|(name, value)| Array::of2(&name.into(), &value.into()))
+            .collect();
+        Headers { list, resolved }
+    }
+}
+
+/// A base URL (checked by the rules) as the platform's `URL` normalises it;
+/// a URL it cannot parse is a `validation` error. Outside a JS host, the
+/// URL as given.
+pub fn base_href(url: &str) -> Result<String, Error> {
+    if cfg!(not(target_arch = "wasm32")) {
+        return Ok(url.to_string());
+    }
+    Url::new(url).map(|parsed| parsed.href()).map_err(|cause| {
+        let shown = crate::rules::value::quoted(url);
+        Error::invalid("baseUrl", "a valid absolute URL", &shown)
+            .with_source(Cause::new(failure_detail(&cause)))
+    })
+}
+
+/// A call's request, ready for its attempts.
+pub struct Request {
+    /// The full URL (with the query string in `query` mode).
+    pub url: String,
+    /// Method, headers, body and credentials; each attempt sets `signal`.
+    pub init: RequestInit,
+}
+
+/// Model params (`CountParams`, `ListParams`) as the object of values to
+/// send, through serde-wasm-bindgen (`json_compatible`: plain objects, not
+/// `Map`s). Both APIs make their params object here.
+pub fn params_object<T: Serialize>(params: &T) -> Result<Object, Error> {
+    let serializer = serde_wasm_bindgen::Serializer::json_compatible();
+    params
+        .serialize(&serializer)
+        .map(JsCast::unchecked_into)
+        .map_err(|error| Error::validation("params", error.to_string()))
+}
+
+/// Builds the request for `params` (an object of checked params, each
+/// value as it is to be sent).
+pub fn build(
+    url: &str,
+    params_in: ParamsIn,
+    params: &Object,
+    headers: &Headers,
+    credentials: Option<Credentials>,
+) -> Result<Request, Rejection> {
+    let init = RequestInit::new();
+    init.set_method("POST");
+    // A copy: the caller's `fetch` gets `init.headers`, and what it does to
+    // that array must not reach the next call.
+    init.set_headers(&headers.list.slice(0, headers.list.length()));
+    if let Some(credentials) = credentials {
+        init.set_credentials(match credentials {
+            Credentials::Omit => RequestCredentials::Omit,
+            Credentials::SameOrigin => RequestCredentials::SameOrigin,
+            Credentials::Include => RequestCredentials::Include,
+        });
+    }
+    let url = match params_in {
+        ParamsIn::Body => {
+            let body = JSON::stringify(params).map_err(|cause| {
+                let error = Error::validation("params", "the params could not be encoded as JSON");
+                Rejection::caused(error, cause)
+            })?;
+            init.set_body(&body);
+            url.to_string()
+        }
+        ParamsIn::Query => {
+            let entries = Object::entries(params);
+            if entries.length() == 0 {
+                url.to_string()
+            } else {
+                let parsed = Url::new(url).map_err(|cause| {
+                    let error = Error::validation("baseUrl", "the request URL is invalid");
+                    Rejection::caused(error, cause)
+                })?;
+                append_all(&parsed.search_params(), &entries);
+                parsed.href()
+            }
+        }
+        ParamsIn::Form => {
+            let form = UrlSearchParams::new().map_err(|cause| {
+                Rejection::caused(Error::validation("params", "URLSearchParams failed"), cause)
+            })?;
+            append_all(&form, &Object::entries(params));
+            init.set_body(&JsValue::from(form.to_string()));
+            url.to_string()
+        }
+    };
+    Ok(Request { url, init })
+}
+
+/// Appends `[key, value]` pairs whose values are strings, numbers or
+/// booleans (the rules allow no other in `query` and `form` mode), each
+/// written as `String(value)` would.
+fn append_all(search: &UrlSearchParams, entries: &Array) {
+    for entry in entries.iter() {
+        let pair: Array = entry.unchecked_into();
+        let value = pair.get(1);
+        let text = match value.as_string() {
+            Some(text) => text,
+            None => match value.as_bool() {
+                Some(b) => b.to_string(),
+                None => number(value.as_f64().unwrap_or(f64::NAN)),
+            },
+        };
+        search.append(&pair.get(0).as_string().unwrap_or_default(), &text);
+    }
+}
