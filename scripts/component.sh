@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the WebAssembly component (component/, for wasm32-wasip2) into
 # target/component/user-management-client.wasm, checks its world with
-# wasm-tools (exports user-management:client/users@0.1.0, imports only
+# jco's `wit` (exports user-management:client/users@0.1.0, imports only
 # wasi:* interfaces), transpiles it with jco for Node into
 # target/component/jco/ and for browsers (JSPI) into
 # target/component/jco-browser/, and prints its size raw and gzip -9.
@@ -15,7 +15,7 @@ mkdir -p "$out"
 cargo build --release --target wasm32-wasip2 -p user-management-client-component
 cp target/wasm32-wasip2/release/user_management_client_component.wasm "$wasm"
 
-wit=$(wasm-tools component wit "$wasm")
+wit=$(jco wit "$wasm")
 grep -qx '  export user-management:client/users@0.1.0;' <<<"$wit" || {
   echo "$wit" >&2; echo "component: $wasm does not export user-management:client/users@0.1.0" >&2; exit 1; }
 others=$(grep -E '^  import ' <<<"$wit" | grep -v '^  import wasi:' || true)

@@ -7,19 +7,17 @@
 #   - wasm-pack
 #   - Debian chromium + chromium-driver (headless browser tests)
 #   - the JS tooling from package.json + package-lock.json (npm ci):
-#     binaryen (wasm-opt), playwright-core, @redocly/cli, ...
+#     binaryen (wasm-opt), playwright-core, @redocly/cli, jco and its WASI shim, ...
 #   - openapi-typescript and the TypeScript 5 it needs (npm ci in tests/openapi)
 #   - schemathesis, pinned with everything it pulls in
 #     (tests/openapi/requirements.txt), in a virtual environment: target/venv
 #   - mdBook (the book in docs/) and, from docs/typedoc/'s lock, TypeDoc
-#   - wasm-tools (`wasm-tools component wit` on the component)
 #   - the component's wasmtime host (component/host), built once and kept in
 #     ~/.cargo/bin until its sources change (a stamp of their hash)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 WASM_PACK_VERSION=0.15.1
-WASM_TOOLS_VERSION=1.263.0
 MDBOOK_VERSION=0.5.4
 export PATH="$HOME/.cargo/bin:$PATH"
 
@@ -54,12 +52,6 @@ have=$(wasm-pack --version 2>/dev/null | awk '{print $2}' || true)
 if [ "$have" != "$WASM_PACK_VERSION" ]; then
   say "installing wasm-pack $WASM_PACK_VERSION (have: ${have:-none}; takes a few minutes)"
   cargo install wasm-pack --version "$WASM_PACK_VERSION" --force
-fi
-
-have=$(wasm-tools --version 2>/dev/null | awk '{print $2}' || true)
-if [ "$have" != "$WASM_TOOLS_VERSION" ]; then
-  say "installing wasm-tools $WASM_TOOLS_VERSION (have: ${have:-none}; takes a few minutes)"
-  cargo install --locked wasm-tools --version "$WASM_TOOLS_VERSION" --force
 fi
 
 # The component's wasmtime host: wasmtime is a long build, so it is a tool
@@ -129,4 +121,4 @@ if ! cmp -s "$requirements" "$venv/requirements.txt"; then
   cp "$requirements" "$venv/requirements.txt"
 fi
 
-say "ready: $(wasm-pack --version), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), $(node_modules/.bin/wasm-opt --version), $(wasm-tools --version), $host $host_hash, $(chromium --version 2>/dev/null), $("$venv/bin/schemathesis" --version)"
+say "ready: $(wasm-pack --version), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), $(node_modules/.bin/wasm-opt --version), $host $host_hash, $(chromium --version 2>/dev/null), $("$venv/bin/schemathesis" --version)"
