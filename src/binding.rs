@@ -5,27 +5,24 @@
 
 use std::future::Future;
 
-use js_sys::Object;
 use wasm_bindgen::JsValue;
 
 pub use crate::rules::{envelope, headers, http_date, options, params, retry, secrets, value};
 pub use crate::transport::fetch::rejection::{failure_detail, Rejection};
 pub use crate::transport::fetch::request::params_object;
 pub use crate::transport::fetch::wait::settled;
-/// The WASI transport, which the component's call loop (`component/`) drives.
-#[cfg(all(target_arch = "wasm32", target_os = "wasi"))]
-pub use crate::transport::wasi;
 
-use crate::{CallOptions, HeaderList, HeaderProvider, Operation, ParamsIn, RetryInfo, UsersClient};
+use crate::{HeaderList, HeaderProvider, ParamsIn, RetryInfo, UsersClient};
 
 /// Runs a call with `params`, the object of checked params to send:
 /// resolves with the parsed body, a checked envelope, and rejects with the
 /// error and the JS value behind it, credentials cut out of both.
+#[cfg(not(all(target_arch = "wasm32", target_os = "wasi")))]
 pub async fn call(
     client: &UsersClient,
-    operation: Operation,
-    params: &Object,
-    options: &CallOptions,
+    operation: crate::Operation,
+    params: &js_sys::Object,
+    options: &crate::CallOptions,
 ) -> Result<JsValue, Rejection> {
     client.call(operation, params, options).await
 }
@@ -48,11 +45,4 @@ where
 /// The JS value behind a retry's error, where there was one.
 pub fn retry_cause(info: &RetryInfo) -> Option<&JsValue> {
     info.cause.as_ref()
-}
-
-/// `error` with `secrets` (a call's credentials) cut out of its message,
-/// body and source, as the client's errors leave a call.
-#[cfg(all(target_arch = "wasm32", target_os = "wasi"))]
-pub fn redacted(error: crate::Error, secrets: &[String]) -> crate::Error {
-    error.cut(|text| secrets::redact(text, secrets))
 }

@@ -4,9 +4,10 @@
 //! `make component` (`target/component/user-management-client.wasm`).
 //!
 //! This crate only converts: WIT records to the library's model types
-//! (`ClientOptions`, `CountParams`, `ListParams`, `Active`) and the
-//! library's `Error` to `users-error`. The rules are the library's, and the
-//! requests go through its WASI transport (`wasi:http`, `wasi:clocks`).
+//! (`ClientOptions`, `CountParams`, `ListParams`, `Active`), each call to
+//! the library's `UsersClient`, and the library's `Error` to `users-error`.
+//! The rules and the call loop are the library's; on `wasm32-wasip2` it
+//! sends through its WASI transport (`wasi:http`, `wasi:clocks`).
 //!
 //! Nothing here may panic: a trap kills the component's instance for every
 //! later call.
@@ -22,15 +23,18 @@
     clippy::unimplemented
 )]
 
-mod call;
+mod block_on;
 
 use std::time::Duration;
 
+use serde_json::value::RawValue;
 use user_management_client::binding::options::{DEFAULT_RETRIES, DEFAULT_TIMEOUT};
 use user_management_client::{
-    Active as ModelActive, ClientOptions as ModelOptions, CountParams as ModelCount, Error,
-    ErrorKind as ModelKind, ListParams as ModelList,
+    Active as ModelActive, CallOptions, ClientOptions as ModelOptions, CountParams as ModelCount,
+    Envelope, Error, ErrorKind as ModelKind, ListParams as ModelList, UsersClient,
 };
+
+use block_on::block_on;
 
 wit_bindgen::generate!({ path: "../wit", world: "client" });
 
@@ -49,7 +53,9 @@ impl Guest for Component {
             query: params.query,
             active: params.active.map(active),
         };
-        let envelope = call::count(&client_options(options), &params).map_err(users_error)?;
+        let client = UsersClient::new(client_options(options)).map_err(users_error)?;
+        let envelope =
+            block_on(client.count_users(&params, &CallOptions::default())).map_err(users_error)?;
         Ok(CountEnvelope {
             status: envelope.status,
             total_users: envelope.result.total_users,
@@ -64,7 +70,13 @@ impl Guest for Component {
             page_size: params.page_size.map(u64::from),
             ..ModelList::default()
         };
-        call::list(&client_options(options), &params).map_err(users_error)
+        let client = UsersClient::new(client_options(options)).map_err(users_error)?;
+        // The result's JSON text as the server sent it.
+        let envelope: Envelope<Box<RawValue>> =
+            block_on(client.list_users(&params, &CallOptions::default())).map_err(users_error)?;
+        serde_json::to_string(&envelope).map_err(|error| {
+            users_error(Error::new(ModelKind::Decode, error.to_string()).with_status(Some(200)))
+        })
     }
 }
 

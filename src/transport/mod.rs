@@ -7,6 +7,9 @@
 //! its sibling for `wasm32-wasip2` (the WebAssembly component in
 //! `component/`), through `wasi:http` and `wasi:clocks`, using the same rules.
 
+// On wasm32-wasip2 the client uses only fetch's `Rejection` and
+// `is_aborted` (a signal is a JS host's); `binding` still names the rest.
+#[cfg_attr(all(target_arch = "wasm32", target_os = "wasi"), allow(dead_code))]
 pub(crate) mod fetch;
 #[cfg(all(target_arch = "wasm32", target_os = "wasi"))]
 pub mod wasi;

@@ -2,18 +2,19 @@
 //! (`rules::envelope`): the body parsed by serde_json and read into the
 //! [`EnvelopeView`] those rules look at.
 
+use serde::de::DeserializeOwned;
 use serde_json::Value as Json;
 
 use super::Answer;
-use crate::error::Error;
-use crate::model::Operation;
+use crate::error::{Error, ErrorKind};
+use crate::model::{Envelope, Operation};
 use crate::rules::envelope::{cut_body, judge as judge_envelope, EnvelopeView};
 use crate::rules::value::Value;
 
-/// The parsed envelope for the caller and the body's text, or the error,
-/// which keeps the body: the whole of a JSON body, the rest cut as
-/// [`cut_body`] cuts it.
-pub fn judge(answer: Answer, operation: Operation) -> Result<(Json, String), Error> {
+/// The body's text of a good answer, which [`decode`] reads as the
+/// caller's type, or the error, which keeps the body: the whole of a JSON
+/// body, the rest cut as [`cut_body`] cuts it.
+pub fn judge(answer: Answer, operation: Operation) -> Result<String, Error> {
     let Answer {
         http_status, text, ..
     } = answer;
@@ -21,7 +22,7 @@ pub fn judge(answer: Answer, operation: Operation) -> Result<(Json, String), Err
     let view = parsed.as_ref().map(envelope_view);
     let json = parsed.is_some();
     match judge_envelope(operation, http_status, view.as_ref()) {
-        Ok(()) => Ok((parsed.unwrap_or_default(), text)),
+        Ok(()) => Ok(text),
         Err(failed) => {
             let text = if json {
                 text
@@ -31,6 +32,18 @@ pub fn judge(answer: Answer, operation: Operation) -> Result<(Json, String), Err
             Err(failed.with_response(http_status, text, json))
         }
     }
+}
+
+/// A checked body (a 200 envelope) as the caller's type, read from its
+/// text (so a `serde_json::value::RawValue` result keeps the server's text).
+pub fn decode<T: DeserializeOwned>(body: String) -> Result<Envelope<T>, Error> {
+    serde_json::from_str(&body).map_err(|error| {
+        Error::new(
+            ErrorKind::Decode,
+            format!("the result does not fit the requested type: {error}"),
+        )
+        .with_status(Some(200))
+    })
 }
 
 /// What a JSON value is, as the rules see values.

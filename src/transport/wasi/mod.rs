@@ -13,7 +13,8 @@
 //! before its response): a host traps on a parent dropped before its child,
 //! and a trap would kill the instance for every later call.
 
-mod answer;
+pub mod answer;
+pub mod request;
 
 use ::wasi::clocks::{monotonic_clock, wall_clock};
 use ::wasi::http::outgoing_handler;
@@ -27,7 +28,7 @@ use ::wasi::io::streams::{InputStream, StreamError};
 use crate::error::{Cause, Error, ErrorKind};
 use crate::rules::retry::is_retryable_status;
 
-pub use answer::judge;
+use request::Request;
 
 /// How much of the body one read asks for.
 const READ_CHUNK: u64 = 64 * 1024;
@@ -45,27 +46,16 @@ pub struct Answer {
     pub retry_after: Option<String>,
 }
 
-/// The base URL as the URL standard writes it (as `new URL(base).href` in
-/// JS), or why it is not a URL.
-pub fn href(base_url: &str) -> Result<String, Cause> {
-    url::Url::parse(base_url)
-        .map(String::from)
-        .map_err(|error| Cause::new(error.to_string()))
-}
-
-/// Sends `body` to `url` as a `POST` with `headers` and reads the whole
-/// answer; `timeout_ms` (0: none) covers the response and its body. A
-/// failure is a `network` error, no answer in time a `timeout` error.
-pub fn attempt(
-    url: &str,
-    headers: &[(String, String)],
-    body: &[u8],
-    timeout_ms: u32,
-) -> Result<Answer, Error> {
+/// Sends `request` as a `POST` and reads the whole answer: `timeout_ms`
+/// (0: none) covers the response and its body; `arrived` is told the HTTP
+/// status as soon as the response headers are there. A failure is a
+/// `network` error, no answer in time a `timeout` error.
+pub fn attempt(request: &Request, timeout_ms: u32, arrived: &dyn Fn(u16)) -> Result<Answer, Error> {
+    let Request { url, headers, body } = request;
     let deadline = (timeout_ms > 0)
         .then(|| monotonic_clock::now().saturating_add(u64::from(timeout_ms) * 1_000_000));
-    let request = request(url, headers)?;
-    let outgoing = request
+    let outgoing_request = outgoing(url, headers)?;
+    let outgoing = outgoing_request
         .body()
         .map_err(|()| refused(url, "the request body"))?;
     {
@@ -80,7 +70,7 @@ pub fn attempt(
     }
     OutgoingBody::finish(outgoing, None)
         .map_err(|code| network(url, "wasi:http", code_detail(&code)))?;
-    let future = outgoing_handler::handle(request, None)
+    let future = outgoing_handler::handle(outgoing_request, None)
         .map_err(|code| network(url, "wasi:http", code_detail(&code)))?;
     wait(&future.subscribe(), deadline, url)?;
     let response = match future.get() {
@@ -89,6 +79,7 @@ pub fn attempt(
         Some(Err(())) | None => return Err(refused(url, "the response")),
     };
     let http_status = response.status();
+    arrived(http_status);
     let retry_after = is_retryable_status(http_status)
         .then(|| header(&response, "retry-after"))
         .flatten();
@@ -122,7 +113,7 @@ pub fn random() -> f64 {
 
 /// The request with its method, URL and headers (header values go out as
 /// `fetch` sends them: one byte per character, all of them Latin-1).
-fn request(url: &str, headers: &[(String, String)]) -> Result<OutgoingRequest, Error> {
+fn outgoing(url: &str, headers: &[(String, String)]) -> Result<OutgoingRequest, Error> {
     let parsed = url::Url::parse(url).map_err(|error| {
         Error::validation("baseUrl", "the request URL is invalid")
             .with_source(Cause::new(error.to_string()))
