@@ -8,7 +8,7 @@ DEMO_BIND ?= 127.0.0.1:8080
 DEMO_DB ?= data/users.sqlite3
 SERVER := target/server/user-management-server
 
-.PHONY: all setup build package server debug-server demo test lint unit wasm-tests js-tests load smoke frameworks runners workers mocks e2e rust-example versions docs publish-check openapi-lint openapi-conformance openapi-types bench clean
+.PHONY: all setup build package server debug-server demo test lint unit wasm-tests js-tests load smoke frameworks runners workers mocks e2e rust-example versions component component-tests docs publish-check openapi-lint openapi-conformance openapi-types bench clean
 
 all: build
 
@@ -34,7 +34,7 @@ demo: build server
 	$(SERVER) --bind $(DEMO_BIND) --db $(DEMO_DB) --www www --pkg pkg
 
 ## Everything CI runs.
-test: setup lint docs unit build wasm-tests js-tests load smoke frameworks runners workers mocks e2e rust-example versions openapi-lint openapi-conformance openapi-types publish-check
+test: setup lint docs unit build wasm-tests js-tests load smoke frameworks runners workers mocks e2e rust-example versions openapi-lint openapi-conformance openapi-types publish-check component-tests
 	@echo "make test: all checks passed"
 
 lint:
@@ -44,6 +44,8 @@ lint:
 	cargo clippy -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown --all-targets -- -D warnings
 	RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps -p user-management-client -p user-management-client-js
 	RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown
+	cargo clippy -p user-management-client -p user-management-client-component --target wasm32-wasip2 --lib -- -D warnings
+	cargo fmt --manifest-path component/host/Cargo.toml --check
 
 ## Native tests: the client's pure modules and the reference server.
 unit:
@@ -124,6 +126,17 @@ rust-example: debug-server
 ## SSR example, checked natively). Resolves against the crates.io index.
 versions: setup
 	scripts/versions.sh
+
+## The WebAssembly component (wasm32-wasip2): target/component/user-management-client.wasm,
+## its WIT checked (exports user-management:client/users@0.1.0, imports only wasi:*),
+## and its jco transpilation for Node in target/component/jco/.
+component: setup
+	scripts/component.sh
+
+## The component against the server, one table of cases (tests/component/cases.json)
+## in two hosts: transpiled by jco in Node, and in wasmtime (component/host).
+component-tests: debug-server component
+	scripts/with-server.sh --faults -- node --test tests/component/
 
 ## The book (docs/) built by mdBook into target/book/, any warning failing
 ## it, with the JS API reference (TypeDoc, from the shipped .d.ts) and the

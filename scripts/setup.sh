@@ -2,7 +2,7 @@
 # Installs everything the build and the tests need, on a fresh machine, and
 # skips what is already there at the right version. Safe to run again.
 #
-#   - Rust target wasm32-unknown-unknown
+#   - Rust targets wasm32-unknown-unknown and wasm32-wasip2 (the component)
 #   - wasm-bindgen-cli at exactly the version Cargo.lock pins for wasm-bindgen
 #   - wasm-pack
 #   - Debian chromium + chromium-driver (headless browser tests)
@@ -10,11 +10,13 @@
 #   - Debian webkit2gtk-driver (WebKitWebDriver, MiniBrowser) and xvfb (an X
 #     display for MiniBrowser)
 #   - the JS tooling from package.json + package-lock.json (npm ci):
-#     binaryen (wasm-opt), playwright-core, @redocly/cli, ...
+#     binaryen (wasm-opt), playwright-core, @redocly/cli, jco and its WASI shim, ...
 #   - openapi-typescript and the TypeScript 5 it needs (npm ci in tests/openapi)
 #   - schemathesis, pinned with everything it pulls in
 #     (tests/openapi/requirements.txt), in a virtual environment: target/venv
 #   - mdBook (the book in docs/) and, from docs/typedoc/'s lock, TypeDoc
+#   - the component's wasmtime host (component/host), built once and kept in
+#     ~/.cargo/bin until its sources change (a stamp of their hash)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,6 +36,11 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 
+if ! rustup target list --installed | grep -qx wasm32-wasip2; then
+  say "adding the wasm32-wasip2 target (the component)"
+  rustup target add wasm32-wasip2
+fi
+
 # The CLI must match the wasm-bindgen crate exactly, or wasm-pack quietly
 # cargo-installs another one on every run.
 [ -f Cargo.lock ] || cargo generate-lockfile
@@ -49,6 +56,18 @@ have=$(wasm-pack --version 2>/dev/null | awk '{print $2}' || true)
 if [ "$have" != "$WASM_PACK_VERSION" ]; then
   say "installing wasm-pack $WASM_PACK_VERSION (have: ${have:-none}; takes a few minutes)"
   cargo install wasm-pack --version "$WASM_PACK_VERSION" --force
+fi
+
+# The component's wasmtime host: wasmtime is a long build, so it is a tool
+# built once per version of its sources (and of the WIT it binds), with its
+# own lock file; target/component-host keeps the build for the next change.
+host=user-management-component-host
+host_stamp="$HOME/.cargo/bin/.$host.stamp"
+host_hash=$(cat component/host/Cargo.toml component/host/Cargo.lock component/host/src/*.rs wit/*.wit | sha256sum | cut -c1-16)
+if ! command -v "$host" >/dev/null || [ "$(cat "$host_stamp" 2>/dev/null)" != "$host_hash" ]; then
+  say "building the component's wasmtime host ($host_hash; the first build takes several minutes)"
+  cargo install --locked --path component/host --target-dir target/component-host --force
+  echo "$host_hash" >"$host_stamp"
 fi
 
 # Without mdBook's `serve` and `watch` (a web server and a file watcher):
@@ -124,6 +143,6 @@ if ! cmp -s "$requirements" "$venv/requirements.txt"; then
   cp "$requirements" "$venv/requirements.txt"
 fi
 
-say "ready: $(wasm-pack --version), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), $(node_modules/.bin/wasm-opt --version), $("$venv/bin/schemathesis" --version)"
+say "ready: $(wasm-pack --version), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), $(node_modules/.bin/wasm-opt --version), $host $host_hash, $("$venv/bin/schemathesis" --version)"
 say "browsers: $(chromium --version 2>/dev/null); $(firefox-esr --version 2>/dev/null); WebKitGTK (WebKitWebDriver, MiniBrowser) $(dpkg-query -W -f '${Version}' webkit2gtk-driver)"
 say "drivers: $(chromedriver --version | awk '{print $1, $2}'); $(geckodriver --version | head -n 1); Xvfb $(dpkg-query -W -f '${Version}' xvfb)"

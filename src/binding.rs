@@ -5,7 +5,6 @@
 
 use std::future::Future;
 
-use js_sys::Object;
 use wasm_bindgen::JsValue;
 
 pub use crate::rules::{envelope, headers, http_date, options, params, retry, secrets, value};
@@ -13,16 +12,17 @@ pub use crate::transport::fetch::rejection::{failure_detail, Rejection};
 pub use crate::transport::fetch::request::params_object;
 pub use crate::transport::fetch::wait::settled;
 
-use crate::{CallOptions, HeaderList, HeaderProvider, Operation, ParamsIn, RetryInfo, UsersClient};
+use crate::{HeaderList, HeaderProvider, ParamsIn, RetryInfo, UsersClient};
 
 /// Runs a call with `params`, the object of checked params to send:
 /// resolves with the parsed body, a checked envelope, and rejects with the
 /// error and the JS value behind it, credentials cut out of both.
+#[cfg(not(all(target_arch = "wasm32", target_os = "wasi")))]
 pub async fn call(
     client: &UsersClient,
-    operation: Operation,
-    params: &Object,
-    options: &CallOptions,
+    operation: crate::Operation,
+    params: &js_sys::Object,
+    options: &crate::CallOptions,
 ) -> Result<JsValue, Rejection> {
     client.call(operation, params, options).await
 }

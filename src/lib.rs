@@ -34,7 +34,8 @@
 //! ├── binding.rs   #[doc(hidden)] the JS layer's and the fuzz targets' door; nothing in the crate uses it
 //! ├── api/         UsersClient, ClientOptions, CallOptions, Hooks: may use transport, rules and the root files
 //! ├── transport/   how attempts reach the server: may use rules and the root files
-//! │   └── fetch/   through the JS host's fetch (the only folder with JS types, with api's JS-facing options)
+//! │   ├── fetch/   through the JS host's fetch (the only folder with JS types, with api's JS-facing options)
+//! │   └── wasi/    through wasi:http and wasi:clocks, on wasm32-wasip2 only (the component in component/)
 //! ├── rules/       pure, JS-free, native-tested: may use only the root files below
 //! ├── model.rs     the serde data types
 //! ├── error.rs     the one error type
@@ -42,9 +43,9 @@
 //! └── platform.rs  the host's number writer (JavaScript's, in a JS host)
 //! ```
 //!
-//! A transport for another host (wasi:http, say) is a sibling of `fetch/`
-//! under `transport/`, and asks the same rules what to send, how to judge
-//! the answer and whether to retry.
+//! Each transport asks the same rules what to send, how to judge the answer
+//! and whether to retry; [`UsersClient`]'s one call loop takes the target's
+//! transport by `cfg`.
 //!
 //! Everything compiles on every target (server-side rendering builds link
 //! the crate natively), but only the pure layer runs outside wasm32: there

@@ -8,9 +8,7 @@
 
 use std::rc::Rc;
 
-use js_sys::Object;
 use serde::de::DeserializeOwned;
-use wasm_bindgen::JsValue;
 use web_sys::AbortSignal;
 
 use crate::api::hooks::{AttemptInfo, ResponseInfo, RetryInfo};
@@ -21,11 +19,30 @@ use crate::rules::headers::Resolved;
 use crate::rules::options::{check_base_url, check_headers, duration_ms, join};
 use crate::rules::params::check_list_params;
 use crate::rules::retry;
-use crate::transport::fetch::answer::judge;
-use crate::transport::fetch::exchange::{attempt, Answer, Failure};
-use crate::transport::fetch::rejection::{failure_detail, Rejection};
-use crate::transport::fetch::request::{self, base_href, params_object, Headers, Request};
-use crate::transport::fetch::wait::{is_aborted, Stop, Stopped};
+use crate::transport::fetch::rejection::Rejection;
+use crate::transport::fetch::wait::is_aborted;
+// The transport is the target's: `fetch` in a JS host, `wasi:http` on
+// wasm32-wasip2. Each gives the loop the same few things: the request
+// built once, one attempt with its timeout, a pause, the time and a random
+// number.
+#[cfg(not(all(target_arch = "wasm32", target_os = "wasi")))]
+use {
+    crate::transport::fetch::answer::judge,
+    crate::transport::fetch::exchange::{attempt, Answer, Failure},
+    crate::transport::fetch::rejection::failure_detail,
+    crate::transport::fetch::request::{self, base_href, params_object, Headers, Request},
+    crate::transport::fetch::wait::{Stop, Stopped},
+    js_sys::Object as Params,
+    wasm_bindgen::JsValue,
+    wasm_bindgen::JsValue as Body,
+};
+#[cfg(all(target_arch = "wasm32", target_os = "wasi"))]
+use {
+    crate::transport::wasi::answer::{decode, judge},
+    crate::transport::wasi::request::{self, base_href, params_object, Headers, Params, Request},
+    crate::transport::wasi::{self, now_ms, random},
+    std::string::String as Body,
+};
 
 /// What every call returns outside wasm32, where there is no JS `fetch`.
 const NEEDS_FETCH: &str =
@@ -121,7 +138,7 @@ impl UsersClient {
             return Err(Error::new(ErrorKind::Network, NEEDS_FETCH));
         }
         let params = params_object(params)?;
-        self.call_and(Operation::Count, &params, options, from_js)
+        self.call_and(Operation::Count, &params, options, decode)
             .await
             .map_err(|rejection| rejection.error)
     }
@@ -138,7 +155,7 @@ impl UsersClient {
         }
         check_list_params(params)?;
         let params = params_object(params)?;
-        self.call_and(Operation::List, &params, options, from_js)
+        self.call_and(Operation::List, &params, options, decode)
             .await
             .map_err(|rejection| rejection.error)
     }
@@ -151,10 +168,11 @@ impl UsersClient {
     /// A call with `params`, the object of checked params to send: resolves
     /// with the parsed body, a checked envelope, and rejects with the error
     /// and the JS value behind it, credentials cut out of both.
+    #[cfg(not(all(target_arch = "wasm32", target_os = "wasi")))]
     pub(crate) async fn call(
         &self,
         operation: Operation,
-        params: &Object,
+        params: &Params,
         options: &CallOptions,
     ) -> Result<JsValue, Rejection> {
         if cfg!(not(target_arch = "wasm32")) {
@@ -169,9 +187,9 @@ impl UsersClient {
     async fn call_and<T>(
         &self,
         operation: Operation,
-        params: &Object,
+        params: &Params,
         options: &CallOptions,
-        decode: impl FnOnce(JsValue) -> Result<T, Error>,
+        decode: impl FnOnce(Body) -> Result<T, Error>,
     ) -> Result<T, Rejection> {
         let mut secrets = Vec::new();
         let outcome = self.run(operation, params, options, &mut secrets).await;
@@ -185,10 +203,10 @@ impl UsersClient {
     async fn run(
         &self,
         operation: Operation,
-        params: &Object,
+        params: &Params,
         options: &CallOptions,
         secrets: &mut Vec<String>,
-    ) -> Result<JsValue, Rejection> {
+    ) -> Result<Body, Rejection> {
         let config = &*self.config;
         let signal = options.signal.as_ref();
         if is_aborted(signal) {
@@ -213,11 +231,19 @@ impl UsersClient {
         loop {
             let number = retries_done + 1;
             let info = self.before_attempt(operation, &request, &headers, number);
-            let sent_at = js_sys::Date::now();
+            let sent_at = now_ms();
             let arrived = |http_status: u16| self.arrived(info.as_ref(), http_status, sent_at);
+            #[cfg(not(all(target_arch = "wasm32", target_os = "wasi")))]
             let fetch = config.options.fetch.as_ref();
+            #[cfg(not(all(target_arch = "wasm32", target_os = "wasi")))]
             let outcome = attempt(&request, fetch, timeout_ms, signal, &arrived).await;
+            #[cfg(not(all(target_arch = "wasm32", target_os = "wasi")))]
             let failed = match settle(outcome, operation, &request.url, signal) {
+                Ok(body) => return Ok(body),
+                Err(failed) => failed,
+            };
+            #[cfg(all(target_arch = "wasm32", target_os = "wasi"))]
+            let failed = match send(&request, timeout_ms, &arrived, operation) {
                 Ok(body) => return Ok(body),
                 Err(failed) => failed,
             };
@@ -225,9 +251,9 @@ impl UsersClient {
                 &failed.rejection.error,
                 retries_done,
                 config.options.retries,
-                js_sys::Math::random(),
+                random(),
                 failed.retry_after.as_deref(),
-                js_sys::Date::now(),
+                now_ms(),
             ) else {
                 return Err(failed.rejection);
             };
@@ -242,9 +268,12 @@ impl UsersClient {
                     cause: shown.cause,
                 });
             }
+            #[cfg(not(all(target_arch = "wasm32", target_os = "wasi")))]
             if Stop::new(Some(delay as u32), signal).wait().await == Stopped::Aborted {
                 return Err(aborted(signal));
             }
+            #[cfg(all(target_arch = "wasm32", target_os = "wasi"))]
+            wasi::sleep_ms(delay);
         }
     }
 
@@ -257,11 +286,15 @@ impl UsersClient {
             (None, Some(prepared)) if options.headers.is_empty() => return Ok(prepared.clone()),
             (None, _) => Vec::new(),
             (Some(provider), _) => {
+                #[cfg(not(all(target_arch = "wasm32", target_os = "wasi")))]
                 let signal = options.signal.as_ref();
+                #[cfg(not(all(target_arch = "wasm32", target_os = "wasi")))]
                 let given = Stop::new(None, signal)
                     .until(provider.provide())
                     .await
                     .map_err(|_| aborted(signal))??;
+                #[cfg(all(target_arch = "wasm32", target_os = "wasi"))]
+                let given = provider.provide().await?;
                 check_headers(&given)?;
                 given
             }
@@ -303,15 +336,45 @@ impl UsersClient {
             hook(&ResponseInfo {
                 request: info.clone(),
                 http_status,
-                duration_ms: js_sys::Date::now() - sent_at,
+                duration_ms: now_ms() - sent_at,
             });
         }
     }
 }
 
+/// One attempt through `wasi:http`, judged: the body of a good answer, or
+/// why it failed. (A WASI host has no `fetch` option and no signal.)
+#[cfg(all(target_arch = "wasm32", target_os = "wasi"))]
+fn send(
+    request: &Request,
+    timeout_ms: u32,
+    arrived: &dyn Fn(u16),
+    operation: Operation,
+) -> Result<Body, Failed> {
+    let answer = wasi::attempt(request, timeout_ms, arrived).map_err(Rejection::from)?;
+    let retry_after = answer.retry_after.clone();
+    judge(answer, operation).map_err(|error| Failed {
+        rejection: error.into(),
+        retry_after,
+    })
+}
+
+/// The time in milliseconds since the Unix epoch.
+#[cfg(not(all(target_arch = "wasm32", target_os = "wasi")))]
+fn now_ms() -> f64 {
+    js_sys::Date::now()
+}
+
+/// A random number in `[0, 1)`.
+#[cfg(not(all(target_arch = "wasm32", target_os = "wasi")))]
+fn random() -> f64 {
+    js_sys::Math::random()
+}
+
 /// What an attempt came to: the parsed body of a good answer, or why it
 /// failed. An abort that came after the body wins: the caller has not been
 /// answered yet.
+#[cfg(not(all(target_arch = "wasm32", target_os = "wasi")))]
 fn settle(
     outcome: Result<Answer, Failure>,
     operation: Operation,
@@ -343,6 +406,7 @@ fn aborted(signal: Option<&AbortSignal>) -> Rejection {
 }
 
 /// The error of an attempt that had no answer.
+#[cfg(not(all(target_arch = "wasm32", target_os = "wasi")))]
 fn failure_error(failure: Failure, url: &str, signal: Option<&AbortSignal>) -> Rejection {
     match failure {
         Failure::TimedOut => Error::new(
@@ -363,6 +427,7 @@ fn failure_error(failure: Failure, url: &str, signal: Option<&AbortSignal>) -> R
 
 /// A `network` error that says what failed, where, and why, as far as the
 /// platform told (`TypeError: fetch failed (ECONNREFUSED)` in Node).
+#[cfg(not(all(target_arch = "wasm32", target_os = "wasi")))]
 fn network_error(what: &str, url: &str, cause: JsValue) -> Rejection {
     let message = format!("{what} failed for POST {url}: {}", failure_detail(&cause));
     Rejection::caused(Error::new(ErrorKind::Network, message), cause)
@@ -370,7 +435,8 @@ fn network_error(what: &str, url: &str, cause: JsValue) -> Rejection {
 
 /// A checked body (a 200 envelope) as the caller's type, through
 /// serde-wasm-bindgen.
-fn from_js<T: DeserializeOwned>(body: JsValue) -> Result<Envelope<T>, Error> {
+#[cfg(not(all(target_arch = "wasm32", target_os = "wasi")))]
+fn decode<T: DeserializeOwned>(body: JsValue) -> Result<Envelope<T>, Error> {
     serde_wasm_bindgen::from_value(body).map_err(|error| {
         let detail = error.to_string();
         let detail = detail.strip_prefix("Error: ").unwrap_or(&detail);

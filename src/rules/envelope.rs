@@ -59,6 +59,25 @@ pub fn judge(
     }
 }
 
+/// How much of a body an error keeps when the body is not JSON: its first
+/// 65,536 UTF-16 units (a JSON body is kept whole).
+pub const BODY_CUT: u32 = 65_536;
+
+/// `text` cut to its first [`BODY_CUT`] UTF-16 units, never inside a
+/// character (a surrogate pair stays whole or goes): the cut of a
+/// transport that holds the body as Rust text (the WASI one).
+#[cfg(any(test, all(target_arch = "wasm32", target_os = "wasi")))]
+pub fn cut_body(text: &str) -> &str {
+    let mut units = 0;
+    for (at, c) in text.char_indices() {
+        units += c.len_utf16();
+        if units > BODY_CUT as usize {
+            return text.get(..at).unwrap_or(text);
+        }
+    }
+    text
+}
+
 fn http_error(http_status: u16) -> Error {
     // Written as an i64, like the API status below: one integer `Display`
     // in the `.wasm`, not one per integer type.
@@ -198,6 +217,22 @@ mod tests {
         assert_eq!(err.kind(), ErrorKind::Api);
         assert_eq!(err.status(), Some(403));
         assert!(err.message().contains("403"));
+    }
+
+    #[test]
+    fn bodies_are_cut_in_utf16_units_between_characters() {
+        let cut = BODY_CUT as usize;
+        assert_eq!(cut_body("short"), "short");
+        let long = "x".repeat(cut + 10);
+        assert_eq!(cut_body(&long).len(), cut);
+        // A pair of surrogates that would straddle the cut goes whole.
+        let straddling = format!("{}\u{1F600}", "x".repeat(cut - 1));
+        assert_eq!(cut_body(&straddling), "x".repeat(cut - 1));
+        let fitting = format!("{}\u{1F600}y", "x".repeat(cut - 2));
+        assert_eq!(
+            cut_body(&fitting),
+            format!("{}\u{1F600}", "x".repeat(cut - 2))
+        );
     }
 
     #[test]

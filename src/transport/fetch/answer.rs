@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::error::Error;
 use crate::model::Operation;
-use crate::rules::envelope::{judge as judge_envelope, EnvelopeView};
+use crate::rules::envelope::{judge as judge_envelope, EnvelopeView, BODY_CUT};
 use crate::rules::value::Value;
 use crate::transport::fetch::exchange::Answer;
 
@@ -20,9 +20,6 @@ extern "C" {
     #[wasm_bindgen(js_namespace = JSON, js_name = parse, catch)]
     fn parse_json(text: &JsString) -> Result<JsValue, JsValue>;
 }
-
-/// A body cut for an error: the first 65,536 UTF-16 units of its text.
-const BODY_CUT: u32 = 65_536;
 
 /// The envelope to resolve with (the parsed body itself), or the error.
 pub fn judge(answer: Answer, operation: Operation) -> Result<JsValue, Error> {

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Builds the WebAssembly component (component/, for wasm32-wasip2) into
+# target/component/user-management-client.wasm, checks its world with
+# jco's `wit` (exports user-management:client/users@0.1.0, imports only
+# wasi:* interfaces), transpiles it with jco for Node into
+# target/component/jco/ and for browsers (JSPI) into
+# target/component/jco-browser/, and prints its size raw and gzip -9.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+
+out=target/component
+wasm=$out/user-management-client.wasm
+mkdir -p "$out"
+cargo build --release --target wasm32-wasip2 -p user-management-client-component
+cp target/wasm32-wasip2/release/user_management_client_component.wasm "$wasm"
+
+wit=$(jco wit "$wasm")
+grep -qx '  export user-management:client/users@0.1.0;' <<<"$wit" || {
+  echo "$wit" >&2; echo "component: $wasm does not export user-management:client/users@0.1.0" >&2; exit 1; }
+others=$(grep -E '^  import ' <<<"$wit" | grep -v '^  import wasi:' || true)
+[ -z "$others" ] || { echo "component: imports beyond wasi:*:" >&2; echo "$others" >&2; exit 1; }
+echo "component: exports users@0.1.0; imports $(grep -c '^  import wasi:' <<<"$wit") wasi:* interfaces and nothing else"
+
+rm -rf "$out/jco"
+jco transpile "$wasm" -o "$out/jco" --name user-management-client --quiet
+# The transpiled module is ESM; the repository's package.json says no type.
+echo '{ "type": "module" }' >"$out/jco/package.json"
+# For browsers: the shim's wasi:io waits are promises there, so the component
+# suspends on them through JSPI (WebAssembly.Suspending / promising), and
+# its two calls return promises.
+rm -rf "$out/jco-browser"
+users=user-management:client/users@0.1.0
+jco transpile "$wasm" -o "$out/jco-browser" --name user-management-client --quiet \
+  --async-mode jspi --async-imports 'wasi:io/poll#poll' 'wasi:io/poll#[method]pollable.block' \
+  --async-exports "$users#count-users" "$users#list-users"
+
+raw=$(stat -c %s "$wasm")
+gz=$(gzip -9 -c "$wasm" | wc -c)
+echo "component: $wasm $raw B raw, $gz B gzip -9"

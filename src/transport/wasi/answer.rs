@@ -1,0 +1,85 @@
+//! An answer that arrived through WASI, judged by the envelope rules
+//! (`rules::envelope`): the body parsed by serde_json and read into the
+//! [`EnvelopeView`] those rules look at.
+
+use serde::de::DeserializeOwned;
+use serde_json::Value as Json;
+
+use super::Answer;
+use crate::error::{Error, ErrorKind};
+use crate::model::{Envelope, Operation};
+use crate::rules::envelope::{cut_body, judge as judge_envelope, EnvelopeView};
+use crate::rules::value::Value;
+
+/// The body's text of a good answer, which [`decode`] reads as the
+/// caller's type, or the error, which keeps the body: the whole of a JSON
+/// body, the rest cut as [`cut_body`] cuts it.
+pub fn judge(answer: Answer, operation: Operation) -> Result<String, Error> {
+    let Answer {
+        http_status, text, ..
+    } = answer;
+    let parsed = serde_json::from_str::<Json>(&text).ok();
+    let view = parsed.as_ref().map(envelope_view);
+    let json = parsed.is_some();
+    match judge_envelope(operation, http_status, view.as_ref()) {
+        Ok(()) => Ok(text),
+        Err(failed) => {
+            let text = if json {
+                text
+            } else {
+                cut_body(&text).to_string()
+            };
+            Err(failed.with_response(http_status, text, json))
+        }
+    }
+}
+
+/// A checked body (a 200 envelope) as the caller's type, read from its
+/// text (so a `serde_json::value::RawValue` result keeps the server's text).
+pub fn decode<T: DeserializeOwned>(body: String) -> Result<Envelope<T>, Error> {
+    serde_json::from_str(&body).map_err(|error| {
+        Error::new(
+            ErrorKind::Decode,
+            format!("the result does not fit the requested type: {error}"),
+        )
+        .with_status(Some(200))
+    })
+}
+
+/// What a JSON value is, as the rules see values.
+fn value(json: &Json) -> Value {
+    match json {
+        Json::Null => Value::Null,
+        Json::Bool(b) => Value::Bool(*b),
+        Json::Number(n) => Value::Number(n.as_f64().unwrap_or(f64::NAN)),
+        Json::String(s) => Value::Str(s.clone()),
+        Json::Array(_) => Value::Array,
+        Json::Object(_) => Value::Object,
+    }
+}
+
+/// Reads the few fields the envelope rules need: `status`, whether
+/// `result` is there, what it is, and a count's `result.totalUsers`.
+fn envelope_view(body: &Json) -> EnvelopeView {
+    let missing = || Value::Undefined;
+    let Json::Object(fields) = body else {
+        return EnvelopeView {
+            body: value(body),
+            status: missing(),
+            has_result: false,
+            result: missing(),
+            total_users: missing(),
+        };
+    };
+    let result = fields.get("result");
+    EnvelopeView {
+        body: Value::Object,
+        status: fields.get("status").map_or_else(missing, value),
+        has_result: result.is_some(),
+        result: result.map_or_else(missing, value),
+        total_users: match result {
+            Some(Json::Object(result)) => result.get("totalUsers").map_or_else(missing, value),
+            _ => missing(),
+        },
+    }
+}

@@ -1,0 +1,249 @@
+//! The WASI transport: one attempt through `wasi:http/outgoing-handler`,
+//! its timeout and the waits between attempts on `wasi:clocks`, for
+//! `wasm32-wasip2` (the WebAssembly component). What it sends and how the
+//! answer is judged are the library's rules, as for the fetch transport.
+//!
+//! A WASI host has no JSON or URL of its own, so JSON goes through
+//! serde_json and URLs through the `url` crate (the WHATWG URL standard,
+//! which is what `URL` is in a JS runtime). Everything here blocks the
+//! component's one thread: a wait is a `wasi:io/poll` of the response (or
+//! the body's stream) against a `wasi:clocks/monotonic-clock` pollable.
+//!
+//! Resources are dropped children first (a stream before its body, a body
+//! before its response): a host traps on a parent dropped before its child,
+//! and a trap would kill the instance for every later call.
+
+pub mod answer;
+pub mod request;
+
+use ::wasi::clocks::{monotonic_clock, wall_clock};
+use ::wasi::http::outgoing_handler;
+use ::wasi::http::types::{
+    ErrorCode, Fields, IncomingBody, IncomingResponse, Method, OutgoingBody, OutgoingRequest,
+    Scheme,
+};
+use ::wasi::io::poll::{poll, Pollable};
+use ::wasi::io::streams::{InputStream, StreamError};
+
+use crate::error::{Cause, Error, ErrorKind};
+use crate::rules::retry::is_retryable_status;
+
+use request::Request;
+
+/// How much of the body one read asks for.
+const READ_CHUNK: u64 = 64 * 1024;
+/// The most `blocking-write-and-flush` takes at once.
+const WRITE_CHUNK: usize = 4096;
+
+/// A response that arrived, with its whole body.
+pub struct Answer {
+    /// The HTTP status.
+    pub http_status: u16,
+    /// The body, decoded as `fetch`'s `text()` decodes it: UTF-8 without a
+    /// leading byte order mark, invalid bytes as U+FFFD.
+    pub text: String,
+    /// `Retry-After`, read only where the status is one that is retried.
+    pub retry_after: Option<String>,
+}
+
+/// Sends `request` as a `POST` and reads the whole answer: `timeout_ms`
+/// (0: none) covers the response and its body; `arrived` is told the HTTP
+/// status as soon as the response headers are there. A failure is a
+/// `network` error, no answer in time a `timeout` error.
+pub fn attempt(request: &Request, timeout_ms: u32, arrived: &dyn Fn(u16)) -> Result<Answer, Error> {
+    let Request { url, headers, body } = request;
+    let deadline = (timeout_ms > 0)
+        .then(|| monotonic_clock::now().saturating_add(u64::from(timeout_ms) * 1_000_000));
+    let outgoing_request = outgoing(url, headers)?;
+    let outgoing = outgoing_request
+        .body()
+        .map_err(|()| refused(url, "the request body"))?;
+    {
+        let stream = outgoing
+            .write()
+            .map_err(|()| refused(url, "the request body's stream"))?;
+        for chunk in body.chunks(WRITE_CHUNK) {
+            stream
+                .blocking_write_and_flush(chunk)
+                .map_err(|error| network(url, "sending the body", stream_detail(error)))?;
+        }
+    }
+    OutgoingBody::finish(outgoing, None)
+        .map_err(|code| network(url, "wasi:http", code_detail(&code)))?;
+    let future = outgoing_handler::handle(outgoing_request, None)
+        .map_err(|code| network(url, "wasi:http", code_detail(&code)))?;
+    wait(&future.subscribe(), deadline, url)?;
+    let response = match future.get() {
+        Some(Ok(Ok(response))) => response,
+        Some(Ok(Err(code))) => return Err(network(url, "wasi:http", code_detail(&code))),
+        Some(Err(())) | None => return Err(refused(url, "the response")),
+    };
+    let http_status = response.status();
+    arrived(http_status);
+    let retry_after = is_retryable_status(http_status)
+        .then(|| header(&response, "retry-after"))
+        .flatten();
+    let incoming = response
+        .consume()
+        .map_err(|()| refused(url, "the response body"))?;
+    let text = read_body(&incoming, deadline, url)?;
+    Ok(Answer {
+        http_status,
+        text,
+        retry_after,
+    })
+}
+
+/// Waits `ms` milliseconds (a pause before a retry).
+pub fn sleep_ms(ms: f64) {
+    let nanos = (ms.max(0.0) * 1e6) as u64;
+    monotonic_clock::subscribe_duration(nanos).block();
+}
+
+/// The time in milliseconds since the Unix epoch (for `Retry-After` dates).
+pub fn now_ms() -> f64 {
+    let now = wall_clock::now();
+    now.seconds as f64 * 1_000.0 + f64::from(now.nanoseconds) / 1e6
+}
+
+/// A random number in `[0, 1)` (for the backoff's jitter).
+pub fn random() -> f64 {
+    (::wasi::random::random::get_random_u64() >> 11) as f64 / (1u64 << 53) as f64
+}
+
+/// The request with its method, URL and headers (header values go out as
+/// `fetch` sends them: one byte per character, all of them Latin-1).
+fn outgoing(url: &str, headers: &[(String, String)]) -> Result<OutgoingRequest, Error> {
+    let parsed = url::Url::parse(url).map_err(|error| {
+        Error::validation("baseUrl", "the request URL is invalid")
+            .with_source(Cause::new(error.to_string()))
+    })?;
+    let scheme = match parsed.scheme() {
+        "http" => Scheme::Http,
+        "https" => Scheme::Https,
+        other => Scheme::Other(other.to_string()),
+    };
+    let host = parsed.host_str().unwrap_or_default();
+    let authority = match parsed.port() {
+        Some(port) => format!("{host}:{port}"),
+        None => host.to_string(),
+    };
+    let path = match parsed.query() {
+        Some(query) => format!("{}?{query}", parsed.path()),
+        None => parsed.path().to_string(),
+    };
+    let fields = Fields::new();
+    for (name, value) in headers {
+        let bytes: Vec<u8> = value
+            .chars()
+            .map(|c| u8::try_from(u32::from(c)).unwrap_or(b'?'))
+            .collect();
+        fields.append(name, &bytes).map_err(|error| {
+            Error::validation(
+                "headers",
+                format!(
+                    "the WASI host refused header {} ({error:?})",
+                    crate::rules::value::quoted(name)
+                ),
+            )
+        })?;
+    }
+    let request = OutgoingRequest::new(fields);
+    request
+        .set_method(&Method::Post)
+        .and(request.set_scheme(Some(&scheme)))
+        .and(request.set_authority(Some(&authority)))
+        .and(request.set_path_with_query(Some(&path)))
+        .map_err(|()| Error::validation("baseUrl", "the WASI host refused the request URL"))?;
+    Ok(request)
+}
+
+/// A response header's values, joined as `fetch`'s `Headers.get` joins them.
+fn header(response: &IncomingResponse, name: &str) -> Option<String> {
+    let values = response.headers().get(name);
+    if values.is_empty() {
+        return None;
+    }
+    let values: Vec<String> = values
+        .iter()
+        .map(|value| String::from_utf8_lossy(value).into_owned())
+        .collect();
+    Some(values.join(", "))
+}
+
+/// Reads the whole body by the deadline.
+fn read_body(body: &IncomingBody, deadline: Option<u64>, url: &str) -> Result<String, Error> {
+    let stream: InputStream = body
+        .stream()
+        .map_err(|()| refused(url, "the response body's stream"))?;
+    let mut bytes = Vec::new();
+    loop {
+        match stream.read(READ_CHUNK) {
+            Ok(chunk) if chunk.is_empty() => wait(&stream.subscribe(), deadline, url)?,
+            Ok(chunk) => bytes.extend_from_slice(&chunk),
+            Err(StreamError::Closed) => break,
+            Err(error) => {
+                return Err(network(url, "reading the body", stream_detail(error)));
+            }
+        }
+    }
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(error) => String::from_utf8_lossy(error.as_bytes()).into_owned(),
+    };
+    Ok(match text.strip_prefix('\u{FEFF}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    })
+}
+
+/// Waits until `pollable` is ready, or fails with a `timeout` error at
+/// `deadline` (a monotonic-clock instant; `None`: no deadline).
+fn wait(pollable: &Pollable, deadline: Option<u64>, url: &str) -> Result<(), Error> {
+    let Some(deadline) = deadline else {
+        pollable.block();
+        return Ok(());
+    };
+    let timer = monotonic_clock::subscribe_instant(deadline);
+    if poll(&[pollable, &timer]).contains(&0) {
+        return Ok(());
+    }
+    Err(Error::new(
+        ErrorKind::Timeout,
+        format!("no answer within timeoutMs from POST {url}"),
+    ))
+}
+
+/// A `network` error: `what` failed for `url`, for the reason `detail`.
+fn network(url: &str, what: &str, detail: String) -> Error {
+    Error::new(
+        ErrorKind::Network,
+        format!("{what} failed for POST {url}: {detail}"),
+    )
+    .with_source(Cause::new(detail))
+}
+
+/// A `network` error for a resource the host would not hand out.
+fn refused(url: &str, what: &str) -> Error {
+    Error::new(
+        ErrorKind::Network,
+        format!("the WASI host did not give {what} for POST {url}"),
+    )
+}
+
+/// What a failed stream operation says.
+fn stream_detail(error: StreamError) -> String {
+    match error {
+        StreamError::LastOperationFailed(error) => error.to_debug_string(),
+        StreamError::Closed => "the stream closed".to_string(),
+    }
+}
+
+/// A `wasi:http` error code as messages show it (`ConnectionRefused`).
+fn code_detail(code: &ErrorCode) -> String {
+    let text = format!("{code:?}");
+    match text.strip_prefix("ErrorCode::") {
+        Some(rest) => rest.to_string(),
+        None => text,
+    }
+}

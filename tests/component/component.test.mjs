@@ -1,0 +1,201 @@
+// The component (target/component/user-management-client.wasm) against the
+// reference server, in three hosts: transpiled by jco and run here in Node,
+// in wasmtime (component/host, one instance for the whole run), and
+// transpiled by jco for browsers (JSPI) in headless Chromium. All run the
+// one table in cases.json; after every failure the next call on the same
+// instance must work. Needs USERS_API_URL (scripts/with-server.sh --faults)
+// and `make component`.
+import { test, describe, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { serve, launchChromium } from "../lib/pages.mjs";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const server = process.env.USERS_API_URL;
+if (!server) throw new Error("USERS_API_URL is not set: run under scripts/with-server.sh --faults");
+const wasm = `${root}target/component/user-management-client.wasm`;
+const transpiled = `${root}target/component/jco/user-management-client.js`;
+const hostBin = process.env.COMPONENT_HOST ?? "user-management-component-host";
+const { cases } = JSON.parse(readFileSync(new URL("./cases.json", import.meta.url), "utf8"));
+
+// jco gives s64 and u64 as BigInt and `option` none as undefined: as JSON.
+const plain = (value) =>
+  JSON.parse(JSON.stringify(value, (_, v) => (typeof v === "bigint" ? Number(v) : v)));
+
+/** The component transpiled by jco, in this process. */
+async function jcoHost() {
+  const { users } = await import(pathToFileURL(transpiled).href);
+  return {
+    async call(op, options, params) {
+      try {
+        const value = op === "count" ? users.countUsers(options, params) : users.listUsers(options, params);
+        return { ok: plain(value) };
+      } catch (error) {
+        return error?.payload ? { error: plain(error.payload) } : { trap: String(error) };
+      }
+    },
+    close() {},
+  };
+}
+
+/** The component in wasmtime: one JSON line per call, one instance. */
+async function wasmtimeHost() {
+  const child = spawn(hostBin, [wasm], { stdio: ["pipe", "pipe", "inherit"] });
+  // A host that died is reported by `exited`, not by a write to its stdin.
+  child.stdin.on("error", () => {});
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const exited = new Promise((resolve) => {
+    child.on("exit", (code) => resolve({ trap: `the host exited (${code})` }));
+    child.on("error", (error) => resolve({ trap: `the host did not start (${error.message}): run make setup` }));
+  });
+  return {
+    async call(op, options, params) {
+      child.stdin.write(`${JSON.stringify({ op, options, params })}\n`);
+      const next = lines.next().then(({ value, done }) => (done ? { trap: "the host closed stdout" } : JSON.parse(value)));
+      return Promise.race([next, exited]);
+    },
+    close() {
+      child.stdin.end();
+    },
+  };
+}
+
+/** The component transpiled for browsers, in a page of headless Chromium. */
+async function chromiumHost() {
+  const shim = "/node_modules/@bytecodealliance/preview2-shim/dist/browser";
+  const imports = Object.fromEntries(
+    ["cli", "clocks", "http", "io", "random"].map((name) => [`@bytecodealliance/preview2-shim/${name}`, `${shim}/${name}.js`]),
+  );
+  const files = await serve(root.replace(/\/$/, ""));
+  const browser = await launchChromium();
+  const page = await browser.newPage();
+  writeFileSync(
+    `${root}target/component/jco-browser/test.html`,
+    `<!doctype html><script type="importmap">${JSON.stringify({ imports })}</script>
+<script type="module">import { users } from "./user-management-client.js"; window.users = users;</script>`,
+  );
+  await page.goto(`http://127.0.0.1:${files.address().port}/target/component/jco-browser/test.html`);
+  await page.waitForFunction(() => window.users);
+  return {
+    async call(op, options, params) {
+      const answer = await page.evaluate(
+        async ([op, options, params]) => {
+          const json = (value) => JSON.stringify(value, (_, v) => (typeof v === "bigint" ? Number(v) : v));
+          try {
+            const value = await (op === "count" ? users.countUsers(options, params) : users.listUsers(options, params));
+            return json({ ok: value });
+          } catch (error) {
+            return error?.payload ? json({ error: error.payload }) : json({ trap: String(error) });
+          }
+        },
+        [op, options, params],
+      );
+      return JSON.parse(answer);
+    },
+    async close() {
+      await browser.close();
+      files.close();
+    },
+  };
+}
+
+/** A loopback port that nothing listens on. */
+async function refusedPort() {
+  const probe = createServer();
+  await new Promise((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** What the server itself answers to the same call. */
+async function direct(op, params) {
+  const path = op === "count" ? "/api/users/count" : "/api/users";
+  const response = await fetch(`${server}${path}`, {
+    method: "POST",
+    headers: { accept: "application/json", "content-type": "application/json" },
+    body: JSON.stringify(params),
+  });
+  return response.json();
+}
+
+/** `actual` has every key of `expected` with the same value, deeply. */
+function includes(actual, expected, where = "") {
+  if (expected === null || typeof expected !== "object") {
+    assert.deepEqual(actual, expected, where);
+    return;
+  }
+  assert.ok(actual && typeof actual === "object", `${where} is an object: ${JSON.stringify(actual)}`);
+  for (const [key, value] of Object.entries(expected)) includes(actual[key], value, `${where}.${key}`);
+}
+
+const hosts = [["jco", jcoHost], ["wasmtime", wasmtimeHost], ["chromium", chromiumHost]];
+for (const [hostName, makeHost] of hosts) {
+  describe(`component in ${hostName}`, () => {
+    let host;
+    let refused;
+    before(async () => {
+      host = await makeHost();
+      refused = `http://127.0.0.1:${await refusedPort()}`;
+    });
+    after(async () => host?.close());
+
+    cases.forEach((c, index) => {
+      test(c.name, async () => {
+        const key = `${hostName}-${index}-${process.pid}`;
+        let scenario;
+        const baseUrl = c.options.baseUrl
+          .replace("{server}", server)
+          .replace("{refused}", refused)
+          .replace(/\{faults:([a-z0-9-]+)\}/, (_, name) => {
+            scenario = name;
+            return `${server}/faults/${name}/${key}`;
+          });
+        const options = { headers: [], ...c.options, baseUrl };
+        const started = performance.now();
+        const outcome = await host.call(c.op, options, c.params);
+        const elapsed = performance.now() - started;
+        const expect = c.expect;
+        assert.equal(outcome.trap, undefined, `the call trapped: ${outcome.trap}`);
+
+        if (expect.error) {
+          assert.ok(outcome.error, `an error, not ${JSON.stringify(outcome)}`);
+          const error = outcome.error;
+          includes(error, expect.error, "error");
+          for (const key of expect.absent ?? []) assert.equal(error[key], undefined, `error.${key} is absent`);
+          if (expect.messageIncludes) assert.ok(error.message.includes(expect.messageIncludes), error.message);
+          if (expect.bodyIncludes) assert.ok(error.body?.includes(expect.bodyIncludes), error.body);
+          if (expect.bodyLength !== undefined) assert.equal(error.body.length, expect.bodyLength);
+        } else {
+          assert.ok("ok" in outcome, `a result, not ${JSON.stringify(outcome)}`);
+          const value = c.op === "list" ? JSON.parse(outcome.ok) : outcome.ok;
+          if (expect.sameAsServer) {
+            const answer = await direct(c.op, c.params);
+            const expected = c.op === "count" ? { status: answer.status, totalUsers: answer.result.totalUsers } : answer;
+            assert.deepEqual(value, expected);
+          }
+          if (expect.okIncludes) includes(value, expect.okIncludes, "result");
+          if (expect.okText !== undefined) assert.equal(outcome.ok, expect.okText);
+        }
+        if (expect.secret) assert.ok(!JSON.stringify(outcome).includes(expect.secret), JSON.stringify(outcome));
+        if (expect.attempts !== undefined || expect.attemptsBetween) {
+          const { attempts } = await (await fetch(`${server}/faults/${scenario}/${key}/attempts`)).json();
+          const [least, most] = expect.attemptsBetween ?? [expect.attempts, expect.attempts];
+          assert.ok(least <= attempts && attempts <= most, `the server received ${attempts} requests`);
+        }
+        // Lower bounds: a wait the server asked for was kept.
+        if (expect.slowerThanMs) assert.ok(elapsed >= expect.slowerThanMs, `${elapsed} ms`);
+        // The timeout came before the server's answer would have.
+        if (expect.fasterThanMs) assert.ok(elapsed < expect.fasterThanMs, `${elapsed} ms`);
+
+        // The same instance answers the next call.
+        const next = await host.call("count", { baseUrl: server, headers: [] }, {});
+        assert.equal(next.ok?.status, 200, `the next call: ${JSON.stringify(next)}`);
+      });
+    });
+  });
+}
