@@ -151,7 +151,7 @@ async fn answer(
                 .as_deref()
                 .and_then(|q| q.strip_prefix("ms="))
                 .and_then(|ms| ms.parse().ok())
-                .unwrap_or(2_000u64)
+                .unwrap_or(30_000u64)
                 .min(30_000);
             tokio::time::sleep(Duration::from_millis(ms)).await;
             raw(

@@ -106,6 +106,19 @@ export function abortedSignal() { const c = new AbortController(); c.abort(); re
 export function abortLater(controller, ms) { setTimeout(() => controller.abort(), ms); }
 export function sleep(ms) { return new Promise((r) => setTimeout(r, ms)); }
 export function now() { return Date.now(); }
+/**
+ * Whether `promise` settles before a timer of `ms`, armed now, fires. Timers
+ * fire in the order of their deadlines however busy the machine is, so this
+ * compares with the client's own timers (its timeout, its pause), not with
+ * the wall clock.
+ */
+export function settlesBefore(promise, ms) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    const settled = () => { clearTimeout(timer); resolve(true); };
+    promise.then(settled, settled);
+  });
+}
 
 /** A header provider that counts its calls. */
 export function countingProvider(headers) {
@@ -250,6 +263,24 @@ export function recordingHooks(mode, abortOnRetry) {
   const hooks = { beforeRequest: make("beforeRequest"), afterResponse: make("afterResponse"), beforeRetry: make("beforeRetry") };
   return { hooks, calls };
 }
+/**
+ * Recording hooks whose `beforeRetry` aborts `controller` `abortMs` later
+ * (inside the pause when the pause is longer) and arms a timer as long as
+ * the pause before the client arms its own: `pauseOver(rec)` says whether
+ * that timer has fired, that is whether the pause would be over.
+ */
+export function abortingInPause(controller, abortMs) {
+  const rec = recordingHooks(undefined, undefined);
+  const record = rec.hooks.beforeRetry;
+  rec.pauseOver = false;
+  rec.hooks.beforeRetry = (info) => {
+    record(info);
+    setTimeout(() => controller.abort(), abortMs);
+    setTimeout(() => { rec.pauseOver = true; }, info.delayMs);
+  };
+  return rec;
+}
+export function pauseOver(rec) { return rec.pauseOver; }
 export function hooksOf(rec) { return rec.hooks; }
 /** How many times hook `name` was called. */
 export function hookCount(rec, name) { return rec.calls.filter((c) => c[0] === name).length; }

@@ -37,6 +37,10 @@ extern "C" {
     fn everything_hooks_saw(rec: &JsValue) -> String;
     #[wasm_bindgen(js_name = badHooks)]
     fn bad_hooks() -> js_sys::Array;
+    #[wasm_bindgen(js_name = abortingInPause)]
+    fn aborting_in_pause(controller: &JsValue, abort_ms: u32) -> JsValue;
+    #[wasm_bindgen(js_name = pauseOver)]
+    fn pause_over(rec: &JsValue) -> bool;
     fn handled(promise: Promise) -> Promise;
 }
 
@@ -61,6 +65,19 @@ impl Rec {
     /// Hooks whose `beforeRetry` aborts `controller`.
     fn aborting(controller: &JsValue) -> Rec {
         Rec(recording_hooks(&JsValue::UNDEFINED, controller))
+    }
+
+    /// Hooks whose `beforeRetry` aborts `controller` `abort_ms` later, so
+    /// inside a longer pause whatever the machine's load; see
+    /// [`Rec::pause_over`].
+    fn aborting_in_pause(controller: &JsValue, abort_ms: u32) -> Rec {
+        Rec(aborting_in_pause(controller, abort_ms))
+    }
+
+    /// Whether a timer armed in `beforeRetry` with its `delayMs`, before
+    /// the client armed its pause, has fired: whether the pause is over.
+    fn pause_over(&self) -> bool {
+        pause_over(&self.0)
     }
 
     fn hooks(&self) -> JsValue {
@@ -251,17 +268,23 @@ fn armed_timers() -> js_sys::Array {
     ARMED.with(Clone::clone)
 }
 
+/// The milliseconds of the timers armed from `from` to `to` (`Date.now()`
+/// values, both included), in order; see [`armed_timers`].
+fn timers_armed_between(from: f64, to: f64) -> Vec<f64> {
+    armed_timers()
+        .iter()
+        .map(|pair| js_sys::Array::from(&pair))
+        .filter(|pair| (from..=to).contains(&pair.get(1).as_f64().unwrap()))
+        .map(|pair| pair.get(0).as_f64().unwrap())
+        .collect()
+}
+
 /// Checks that a pause of `delay` ms came between `retried_at` (a
 /// `beforeRetry`) and `next_at` (the next `beforeRequest`): a timer armed
 /// with it in between, and at least that much time passed (a busy machine
 /// only makes it more).
 fn check_wait(delay: f64, retried_at: f64, next_at: f64, what: &str) {
-    let armed: Vec<f64> = armed_timers()
-        .iter()
-        .map(|pair| js_sys::Array::from(&pair))
-        .filter(|pair| (retried_at..=next_at).contains(&pair.get(1).as_f64().unwrap()))
-        .map(|pair| pair.get(0).as_f64().unwrap())
-        .collect();
+    let armed = timers_armed_between(retried_at, next_at);
     assert!(
         armed.contains(&delay.floor()),
         "{what}: delayMs {delay}, timers armed in the pause {armed:?}"
@@ -386,6 +409,12 @@ const DECODE: Option<&str> = Some("decode");
 const ONE_200: &[f64] = &[200.0];
 const NETWORK: Option<&str> = Some("network");
 const TIMEOUT: Option<&str> = Some("timeout");
+/// The `timeoutMs` against `slow` (which answers after 30 s) and `stalled`
+/// (whose body never ends): far longer than a request takes to reach the
+/// server and its headers to come back on a busy machine, far shorter than
+/// the stall. Two values, so that each scenario's timers can be told apart.
+const SLOW_TIMEOUT: u32 = 1_500;
+const STALLED_TIMEOUT: u32 = 1_600;
 
 /// The scenarios that take time (timeouts, pauses): run together first, at
 /// most six at once (Chromium's connections per host), so that no request
@@ -393,10 +422,18 @@ const TIMEOUT: Option<&str> = Some("timeout");
 const SLOW_ONES: [Expected; 6] = [
     // No answer at all: no afterResponse.
     row("dropped", 0, NETWORK, (3, 0, 2), &[], "network"),
-    // The headers come after 2 s, the timeout after 300 ms.
-    row("slow", 300, TIMEOUT, (3, 0, 2), &[], "timeout"),
-    // The headers arrive, the body stalls: afterResponse, then a timeout.
-    row("stalled", 300, TIMEOUT, (3, 3, 2), &[200.0; 3], "timeout"),
+    // The headers come after 30 s, the timeout after SLOW_TIMEOUT.
+    row("slow", SLOW_TIMEOUT, TIMEOUT, (3, 0, 2), &[], "timeout"),
+    // The headers arrive, the body never ends: afterResponse, then a
+    // timeout.
+    row(
+        "stalled",
+        STALLED_TIMEOUT,
+        TIMEOUT,
+        (3, 3, 2),
+        &[200.0; 3],
+        "timeout",
+    ),
     row(
         "retry-after-seconds",
         0,
@@ -544,22 +581,38 @@ async fn each_fault_scenario_calls_the_hooks_an_exact_number_of_times() {
         stalled.sequence(),
         "beforeRequest,afterResponse,beforeRetry,beforeRequest,afterResponse,beforeRetry,beforeRequest,afterResponse"
     );
-    // The stalled body timed out about 300 ms after the request.
-    for i in 0..2 {
-        let took = stalled.time(RT, i) - stalled.time(BR, i);
+    // Each stalled attempt ended by its timeout: a timer armed with
+    // timeoutMs during the attempt, and at least that long after it began.
+    let timeout = f64::from(STALLED_TIMEOUT);
+    for i in 0..3 {
+        let began = stalled.time(BR, i);
+        let ended = if i < 2 { stalled.time(RT, i) } else { now() };
+        let armed = timers_armed_between(began, ended);
         assert!(
-            (250.0..1_500.0).contains(&took),
-            "the stalled attempt {i} ended after {took} ms"
+            armed.contains(&timeout),
+            "stalled attempt {i}: timers armed {armed:?}"
+        );
+        let took = ended - began;
+        assert!(
+            took >= timeout - 5.0,
+            "stalled attempt {i} ended after {took} ms"
         );
     }
     // Retry-After: 1 is a delay of 1,000 ms; a date 2 s ahead, in whole
-    // seconds, 1..2 s. (check_waits checked that the client waited that.)
+    // seconds: at most 2 s, and at least 1 s minus the time from sending the
+    // request to deciding the delay (the server dated its answer in between).
+    // (check_waits checked that the client waited that.)
     let info = rec_of("retry-after-seconds").info(RT, 0);
     assert_eq!(num(&info, "delayMs"), 1_000.0);
     assert_eq!(num(&get(&info, "error"), "httpStatus"), 503.0);
-    let info = rec_of("retry-after-date").info(RT, 0);
+    let dated = rec_of("retry-after-date");
+    let info = dated.info(RT, 0);
     let delay = num(&info, "delayMs");
-    assert!((900.0..=2_000.0).contains(&delay), "delayMs {delay}");
+    let deciding = dated.time(RT, 0) - dated.time(BR, 0);
+    assert!(
+        delay <= 2_000.0 && delay >= 1_000.0 - deciding - 1.0,
+        "delayMs {delay}, {deciding} ms after the request"
+    );
     assert_eq!(num(&get(&info, "error"), "httpStatus"), 429.0);
 
     let answers: Vec<Running> = ANSWERS.iter().map(start).collect();
@@ -675,26 +728,27 @@ async fn an_abort_from_before_retry_calls_no_further_hook() {
 
 #[wasm_bindgen_test]
 async fn an_abort_during_the_retry_pause_calls_no_further_hook() {
-    // Both at once: the fake's Retry-After: 1, aborted after 100 ms, and the
-    // fault server's, through a client, aborted after 200 ms.
+    // Both at once: the fake's Retry-After: 1 and the fault server's,
+    // through a client, each aborted 100 ms into its pause of 1 s (timers
+    // armed from beforeRetry, so the abort falls inside the pause whatever
+    // the machine's load).
     let fake = scripted(&format!(
         "[{},{}]",
         answer(503, Some("1"), &busy_body()),
         ok_step(1)
     ));
     let controller = abort_controller();
-    let rec = Rec::new();
+    let rec = Rec::aborting_in_pause(&controller, 100);
     let signal = get(&controller, "signal");
     let promise = handled(fake_count(
         &fake,
         "{}",
         &[("hooks", &rec.hooks()), ("signal", &signal)],
     ));
-    abort_later(&controller, 100);
 
     let base = fault("retry-after-seconds");
     let server_controller = abort_controller();
-    let server_rec = Rec::new();
+    let server_rec = Rec::aborting_in_pause(&server_controller, 100);
     let client = UsersClient::new(options(&[
         ("baseUrl", &base.as_str().into()),
         ("hooks", &server_rec.hooks()),
@@ -704,16 +758,17 @@ async fn an_abort_during_the_retry_pause_calls_no_further_hook() {
         JsValue::UNDEFINED,
         options(&[("signal", &get(&server_controller, "signal"))]),
     ));
-    abort_later(&server_controller, 200);
 
-    let started = now();
+    // At once: before the pause is over.
     assert_eq!(rejects(promise).await.kind, "aborted");
-    assert!(now() - started < 800.0, "not at once");
+    assert!(!rec.pause_over(), "the pause was waited out");
     assert_eq!(rec.counts(), (1, 1, 1));
     assert_eq!(rejects(server_promise).await.kind, "aborted");
+    assert!(!server_rec.pause_over(), "the pause was waited out");
     assert_eq!(server_rec.counts(), (1, 1, 1));
     // Past the end of the pause: still nothing.
     JsFuture::from(sleep(1_000)).await.unwrap();
+    assert!(rec.pause_over() && server_rec.pause_over());
     assert_eq!(rec.counts(), (1, 1, 1), "{}", rec.sequence());
     assert_eq!(call_count(&fake), 1);
     assert_eq!(server_rec.counts(), (1, 1, 1), "{}", server_rec.sequence());
@@ -1356,7 +1411,7 @@ async fn rust_hooks_on_the_fault_server() {
     // (scenario, timeout_ms, expected counts) with retries: 2, all at once.
     let runs = [
         ("dropped", 10_000, (3, 0, 2)),
-        ("stalled", 150, (3, 3, 2)),
+        ("stalled", u64::from(STALLED_TIMEOUT), (3, 3, 2)),
         ("truncated", 10_000, (3, 3, 2)),
         ("envelope-400", 10_000, (1, 1, 0)),
         ("retry-after-seconds", 10_000, (2, 2, 1)),

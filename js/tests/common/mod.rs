@@ -56,6 +56,8 @@ extern "C" {
     pub fn abort_later(controller: &JsValue, ms: u32);
     pub fn sleep(ms: u32) -> Promise;
     pub fn now() -> f64;
+    #[wasm_bindgen(js_name = settlesBefore)]
+    fn settles_before_timer(promise: &Promise, ms: u32) -> Promise;
     #[wasm_bindgen(js_name = countingProvider)]
     pub fn counting_provider(headers: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = providerCount)]
@@ -177,6 +179,24 @@ pub async fn rejects(promise: Promise) -> Rejection {
 /// with a key of its own for counting attempts.
 pub fn fault(scenario: &str) -> String {
     format!("{}/faults/{scenario}/{}", server(), unique_key())
+}
+
+/// Whether `promise` settles before a timer of `ms` armed now fires (not
+/// a wall-clock bound: timers fire in deadline order, so a client whose own
+/// timer is due much earlier always wins, however busy the machine).
+pub async fn settles_before(promise: &Promise, ms: u32) -> bool {
+    JsFuture::from(settles_before_timer(promise, ms))
+        .await
+        .unwrap()
+        .as_bool()
+        .unwrap()
+}
+
+/// Waits until the fault server has received `n` requests for `base`.
+pub async fn received(base: &str, n: f64) {
+    while attempts(base).await < n {
+        JsFuture::from(sleep(10)).await.unwrap();
+    }
 }
 
 /// How many requests the fault server received for `base`.

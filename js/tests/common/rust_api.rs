@@ -5,7 +5,7 @@
 //! a non-`Response`) through the JS API: each must be a `network` error, and
 //! the module must keep working.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::future::Future;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -109,6 +109,24 @@ pub(super) fn failed<T: std::fmt::Debug>(outcome: Result<T, Error>) -> Error {
         Ok(value) => panic!("expected an error, got {value:?}"),
         Err(error) => error,
     }
+}
+
+/// The outcome of `call`, and whether it settled before a timer of `ms`
+/// armed with it fired (see [`settles_before`]).
+async fn settled_before<T: 'static>(
+    ms: u32,
+    call: impl Future<Output = Result<T, Error>> + 'static,
+) -> (bool, Result<T, Error>) {
+    let slot = Rc::new(RefCell::new(None));
+    let filled = Rc::clone(&slot);
+    let promise = wasm_bindgen_futures::future_to_promise(async move {
+        *filled.borrow_mut() = Some(call.await);
+        Ok(JsValue::UNDEFINED)
+    });
+    let before = settles_before(&promise, ms).await;
+    JsFuture::from(promise).await.unwrap();
+    let outcome = slot.borrow_mut().take().unwrap();
+    (before, outcome)
 }
 
 /// The result of a call that must succeed.
@@ -410,14 +428,12 @@ async fn decode_and_http_errors_from_the_real_server() {
 #[wasm_bindgen_test]
 async fn no_answer_within_timeout_ms_is_a_timeout() {
     let fake = scripted(r#"[{"hang":true}]"#);
-    let started = now();
-    let error = failed(
-        faked(&fake, |o| o.timeout(Duration::from_millis(50)).retries(0))
-            .count_users(&CountParams::default(), &none())
-            .await,
-    );
+    let client = faked(&fake, |o| o.timeout(Duration::from_millis(50)).retries(0));
+    let call = async move { client.count_users(&CountParams::default(), &none()).await };
+    let (before, outcome) = settled_before(2_000, call).await;
+    let error = failed(outcome);
     assert_eq!(error.kind(), ErrorKind::Timeout, "{error}");
-    assert!(now() - started < 2_000.0);
+    assert!(before, "settles promptly");
     assert_eq!(call_count(&fake), 1);
     assert!(call_signal_aborted(&fake, 0), "the request is cancelled");
     // The call's timeout overrides the client's.
@@ -453,14 +469,12 @@ async fn aborting_in_flight_is_aborted_at_once() {
     let controller = web_sys::AbortController::new().unwrap();
     let options = CallOptions::default().signal(controller.signal());
     abort_later(&controller, 20);
-    let started = now();
-    let error = failed(
-        faked(&fake, |o| o)
-            .count_users(&CountParams::default(), &options)
-            .await,
-    );
+    let client = faked(&fake, |o| o);
+    let call = async move { client.count_users(&CountParams::default(), &options).await };
+    let (before, outcome) = settled_before(2_000, call).await;
+    let error = failed(outcome);
     assert_eq!(error.kind(), ErrorKind::Aborted);
-    assert!(now() - started < 2_000.0);
+    assert!(before, "not at once");
     assert_eq!(call_count(&fake), 1, "not retried");
     assert!(call_signal_aborted(&fake, 0));
 }
@@ -471,14 +485,12 @@ async fn aborting_while_waiting_to_retry_or_for_the_provider_is_aborted_at_once(
     let controller = web_sys::AbortController::new().unwrap();
     let options = CallOptions::default().signal(controller.signal());
     abort_later(&controller, 50);
-    let started = now();
-    let error = failed(
-        faked(&fake, |o| o)
-            .count_users(&CountParams::default(), &options)
-            .await,
-    );
+    let client = faked(&fake, |o| o);
+    let call = async move { client.count_users(&CountParams::default(), &options).await };
+    let (before, outcome) = settled_before(5_000, call).await;
+    let error = failed(outcome);
     assert_eq!(error.kind(), ErrorKind::Aborted);
-    assert!(now() - started < 5_000.0, "not after Retry-After: 30");
+    assert!(before, "not after Retry-After: 30");
     assert_eq!(call_count(&fake), 1);
 
     let fake = scripted(&format!(r#"[{{"body":{:?}}}]"#, count_body(1)));
