@@ -1,4 +1,4 @@
-//! Real network failures (issue 7), from the reference server's fault mode
+//! Real network failures, from the reference server's fault mode
 //! (`--faults`): each scenario over a real socket, with the contract's kind,
 //! `status`, `httpStatus` and `body`, the exact number of attempts the
 //! server received, and a good call right after.

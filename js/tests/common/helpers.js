@@ -139,7 +139,7 @@ export function loneSurrogate() { return "a\uD800b"; }
 export function httpDate(msFromNow) { return new Date(Date.now() + msFromNow).toUTCString(); }
 
 /**
- * The hostile-input table (issue 7): every validation rule with values a
+ * The hostile-input table: every validation rule with values a
  * careless or malicious caller may pass. Each case is a one-shot countUsers
  * (or listUsers with `list: true`) that must be refused with kind
  * "validation" and this `param`, without a request.
@@ -235,7 +235,7 @@ export function oddResponse(name) {
   }
 }
 
-// For the hooks tests (hooks.rs, issue 14).
+// For the hooks tests (hooks.rs).
 
 /**
  * Hooks that record each call as [name, info, Date.now()] in `calls`.
@@ -343,7 +343,7 @@ export function badHooks() {
 /** `promise`, marked handled: for calls started together and awaited one by one. */
 export function handled(promise) { promise.catch(() => {}); return promise; }
 
-// --- Found by review (2026-11-23): a replaced global fetch, revoked
+// --- A replaced global fetch, revoked
 // proxies, credentials deep in a cause. ---
 
 /** Replaces `globalThis.fetch` as a test suite's stub would; returns the

@@ -1,4 +1,4 @@
-//! Hostile input (issue 7): the table in `helpers.js` (`hostileCases`) puts
+//! Hostile input: the table in `helpers.js` (`hostileCases`) puts
 //! every validation rule against wrong types, NaN and the infinities,
 //! negative numbers, 1 MB strings, prototype keys, NUL, CR/LF and lone
 //! surrogates. Each must be refused as `validation` with the right `param`,

@@ -1,4 +1,4 @@
-//! Promises that never settle (issue 18): a custom `fetch`, or a body's
+//! Promises that never settle: a custom `fetch`, or a body's
 //! `text()`, that ignores the request's signal and never settles, and a
 //! header provider that never settles. The attempt's timeout or the
 //! caller's signal still ends the call with the contract's kind, every

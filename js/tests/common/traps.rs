@@ -1,5 +1,6 @@
-//! Traps and leaks found by a review of the rebuilt client (2026-11-23):
-//! each failed, or could trap the module, before its fix.
+//! Ways a host could trap the module or leak through the fetch transport
+//! (a replaced global `fetch`, revoked proxies, failing getters): each call
+//! must fail as a `UsersApiError` and leave the next call working.
 
 use super::*;
 use wasm_bindgen_test::*;
