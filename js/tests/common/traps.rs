@@ -1,6 +1,6 @@
-//! Ways a host could trap the module or leak through the fetch transport
-//! (a replaced global `fetch`, revoked proxies, failing getters): each call
-//! must fail as a `UsersApiError` and leave the next call working.
+//! Ways a host could trap the module or leak a credential through the fetch
+//! transport: a replaced global `fetch`, a revoked proxy, a credential deep in
+//! a cause, a signal aborted by a hook in front of a custom `fetch`.
 
 use super::*;
 use wasm_bindgen_test::*;
