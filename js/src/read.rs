@@ -83,13 +83,7 @@ pub fn one_shot_options(
     let mut call = CallOptions::default();
     for (key, value) in option_entries(options)? {
         if key == "baseUrl" || !CLIENT_KEYS.contains(&key.as_str()) {
-            let allowed: Vec<&str> = CLIENT_KEYS
-                .iter()
-                .chain(CALL_KEYS.iter())
-                .copied()
-                .filter(|k| *k != "baseUrl")
-                .collect();
-            options::check_option_key(&key, &allowed)?;
+            options::check_option_key(&key, &options::one_shot_keys())?;
         }
         if key == "signal" {
             call.signal = signal(&value)?;
