@@ -134,9 +134,22 @@ pub fn check_option_key(key: &str, allowed: &[&str]) -> Result<(), Error> {
     let message = format!(
         "unknown option {}; the options are {}",
         quoted(key),
-        allowed.join(", ")
+        wire::one_of(allowed, None)
     );
     Err(Error::validation(key, message))
+}
+
+/// A key of the `hooks` object: one of [`HOOK_KEYS`].
+pub fn check_hook_key(key: &str) -> Result<(), Error> {
+    if HOOK_KEYS.contains(&key) {
+        return Ok(());
+    }
+    let message = format!(
+        "unknown hook {}; the hooks are {}",
+        quoted(key),
+        wire::one_of(&HOOK_KEYS, None)
+    );
+    Err(Error::validation("hooks", message))
 }
 
 /// `baseUrl` as JavaScript passes it: a string, which
@@ -393,6 +406,13 @@ mod tests {
             ]
         );
         assert!(check_option_key("timeoutMs", &CLIENT_KEYS).is_ok());
+        assert!(check_hook_key("beforeRetry").is_ok());
+        let err = check_hook_key("onRetry").unwrap_err();
+        assert_eq!(err.param(), Some("hooks"));
+        assert_eq!(
+            err.message(),
+            "unknown hook \"onRetry\"; the hooks are \"beforeRequest\", \"afterResponse\" or \"beforeRetry\""
+        );
         let err = check_option_key("timeout", &CLIENT_KEYS).unwrap_err();
         assert_eq!(err.param(), Some("timeout"));
         assert!(err.message().contains("timeoutMs"));
