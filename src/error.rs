@@ -118,6 +118,12 @@ impl Error {
 
     /// A `validation` error about `param`.
     pub fn validation(param: &str, message: impl Into<String>) -> Error {
+        Error::validation_text(param, message.into())
+    }
+
+    /// [`Error::validation`] past the conversion: one copy in the `.wasm`,
+    /// whatever the message's type.
+    fn validation_text(param: &str, message: String) -> Error {
         Error {
             param: Some(param.into()),
             ..Error::new(ErrorKind::Validation, message)

@@ -19,8 +19,8 @@ extern "C" {
 /// The JS `UsersApiError` of a rejection (credentials are cut out before
 /// it gets here). `body` is the parsed body where the body is JSON, else
 /// its text.
-pub fn to_js(rejection: impl Into<Rejection>) -> JsValue {
-    let Rejection { error, cause } = rejection.into();
+pub fn to_js(rejection: Rejection) -> JsValue {
+    let Rejection { error, cause } = rejection;
     let body = error.body().map(|text| {
         if error.body_is_json() {
             JSON::parse(text).unwrap_or_else(|_| text.into())

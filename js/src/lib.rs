@@ -50,7 +50,7 @@ impl JsUsersClient {
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<JsUsersClient, JsValue> {
         let options = read::client_options(&options).map_err(error::to_js)?;
-        let client = UsersClient::new(options).map_err(error::to_js)?;
+        let client = UsersClient::new(options).map_err(|error| error::to_js(error.into()))?;
         Ok(JsUsersClient { client })
     }
 

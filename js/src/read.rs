@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use js_sys::{Array, Function, JsString, Object, Reflect};
 use serde::Serialize;
-use user_management_client::binding::options::{self, CALL_KEYS, CLIENT_KEYS, HOOK_KEYS};
+use user_management_client::binding::options::{self, CALL_KEYS, CLIENT_KEYS};
 use user_management_client::binding::params::{check_param, check_params_value, Param};
 use user_management_client::binding::value::{quoted, Value};
 use user_management_client::binding::{
@@ -83,13 +83,7 @@ pub fn one_shot_options(
     let mut call = CallOptions::default();
     for (key, value) in option_entries(options)? {
         if key == "baseUrl" || !CLIENT_KEYS.contains(&key.as_str()) {
-            let allowed: Vec<&str> = CLIENT_KEYS
-                .iter()
-                .chain(CALL_KEYS.iter())
-                .copied()
-                .filter(|k| *k != "baseUrl")
-                .collect();
-            options::check_option_key(&key, &allowed)?;
+            options::check_option_key(&key, &options::one_shot_keys())?;
         }
         if key == "signal" {
             call.signal = signal(&value)?;
@@ -319,14 +313,7 @@ fn hooks(value: &JsValue) -> Result<Hooks, Rejection> {
     };
     let mut hooks = Hooks::default();
     for (key, value) in entries {
-        if !HOOK_KEYS.contains(&key.as_str()) {
-            let message = format!(
-                "unknown hook {}; the hooks are {}",
-                quoted(&key),
-                HOOK_KEYS.join(", ")
-            );
-            return Err(Error::validation("hooks", message).into());
-        }
+        options::check_hook_key(&key)?;
         let function: Function = match Value::of(&value) {
             Value::Undefined => continue,
             Value::Function => value.unchecked_into(),

@@ -6,6 +6,7 @@
 
 use crate::error::{Error, ErrorKind};
 use crate::model::Operation;
+use crate::platform::number;
 use crate::rules::value::Value;
 
 /// The largest integer JS numbers hold exactly: 2^53 - 1.
@@ -79,9 +80,9 @@ pub fn cut_body(text: &str) -> &str {
 }
 
 fn http_error(http_status: u16) -> Error {
-    // Written as an i64, like the API status below: one integer `Display`
-    // in the `.wasm`, not one per integer type.
-    let http_status = i64::from(http_status);
+    // Numbers in messages are written by the host's number writer, like
+    // every number a message shows.
+    let http_status = number(f64::from(http_status));
     Error::new(
         ErrorKind::Http,
         format!("the server answered HTTP {http_status}"),
@@ -99,7 +100,7 @@ pub fn check_success(operation: Operation, view: &EnvelopeView) -> Result<(), Er
     };
     let with_status = |kind, message: String| Error::new(kind, message).with_status(Some(status));
     if status != 200 {
-        let message = format!("the API answered with status {status}");
+        let message = format!("the API answered with status {}", number(status as f64));
         return Err(with_status(ErrorKind::Api, message));
     }
     if operation == Operation::List {
@@ -117,9 +118,7 @@ pub fn check_success(operation: Operation, view: &EnvelopeView) -> Result<(), Er
         _ => {
             let message = format!(
                 "result.totalUsers must be a whole number from 0 to {}; got {}",
-                // As an i64, the type of `status` above: one integer
-                // `Display` in the `.wasm`.
-                MAX_SAFE_INTEGER as i64,
+                number(MAX_SAFE_INTEGER),
                 view.total_users.shown()
             );
             Err(with_status(ErrorKind::Decode, message))

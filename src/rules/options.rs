@@ -35,6 +35,20 @@ pub const HOOK_KEYS: [&str; 3] = ["beforeRequest", "afterResponse", "beforeRetry
 /// The keys a call's options object may have.
 pub const CALL_KEYS: [&str; 3] = ["signal", "timeoutMs", "headers"];
 
+/// The keys the one-shot functions' options object may have: the client's
+/// (less `baseUrl`, their first argument) and the call's, each once.
+pub fn one_shot_keys() -> Vec<&'static str> {
+    let mut keys = Vec::new();
+    for list in [&CLIENT_KEYS[..], &CALL_KEYS[..]] {
+        for &key in list {
+            if key != "baseUrl" && !keys.contains(&key) {
+                keys.push(key);
+            }
+        }
+    }
+    keys
+}
+
 /// `paramsIn`: one of [`ParamsIn`]'s wire names. `None` when not given.
 pub fn params_in(value: &Value) -> Result<Option<ParamsIn>, Error> {
     named(value, "paramsIn")
@@ -120,9 +134,22 @@ pub fn check_option_key(key: &str, allowed: &[&str]) -> Result<(), Error> {
     let message = format!(
         "unknown option {}; the options are {}",
         quoted(key),
-        allowed.join(", ")
+        wire::one_of(allowed, None)
     );
     Err(Error::validation(key, message))
+}
+
+/// A key of the `hooks` object: one of [`HOOK_KEYS`].
+pub fn check_hook_key(key: &str) -> Result<(), Error> {
+    if HOOK_KEYS.contains(&key) {
+        return Ok(());
+    }
+    let message = format!(
+        "unknown hook {}; the hooks are {}",
+        quoted(key),
+        wire::one_of(&HOOK_KEYS, None)
+    );
+    Err(Error::validation("hooks", message))
 }
 
 /// `baseUrl` as JavaScript passes it: a string, which
@@ -365,7 +392,27 @@ mod tests {
 
     #[test]
     fn unknown_option_keys_are_named() {
+        assert_eq!(
+            one_shot_keys(),
+            [
+                "headers",
+                "paramsIn",
+                "timeoutMs",
+                "retries",
+                "credentials",
+                "fetch",
+                "hooks",
+                "signal"
+            ]
+        );
         assert!(check_option_key("timeoutMs", &CLIENT_KEYS).is_ok());
+        assert!(check_hook_key("beforeRetry").is_ok());
+        let err = check_hook_key("onRetry").unwrap_err();
+        assert_eq!(err.param(), Some("hooks"));
+        assert_eq!(
+            err.message(),
+            "unknown hook \"onRetry\"; the hooks are \"beforeRequest\", \"afterResponse\" or \"beforeRetry\""
+        );
         let err = check_option_key("timeout", &CLIENT_KEYS).unwrap_err();
         assert_eq!(err.param(), Some("timeout"));
         assert!(err.message().contains("timeoutMs"));
