@@ -8,15 +8,15 @@
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { serve, launchChromium } from "../lib/pages.mjs";
+import { launchChromium } from "../lib/browsers.mjs";
+import { apiUrl, freePort } from "../lib/harness.mjs";
+import { serve } from "../lib/pages.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
-const server = process.env.USERS_API_URL;
-if (!server) throw new Error("USERS_API_URL is not set: run under scripts/with-server.sh --faults");
+const server = apiUrl();
 const wasm = `${root}target/component/user-management-client.wasm`;
 const transpiled = `${root}target/component/jco/user-management-client.js`;
 const hostBin = process.env.COMPONENT_HOST ?? "user-management-component-host";
@@ -103,15 +103,6 @@ async function chromiumHost() {
   };
 }
 
-/** A loopback port that nothing listens on. */
-async function refusedPort() {
-  const probe = createServer();
-  await new Promise((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address();
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
 /** What the server itself answers to the same call. */
 async function direct(op, params) {
   const path = op === "count" ? "/api/users/count" : "/api/users";
@@ -140,7 +131,7 @@ for (const [hostName, makeHost] of hosts) {
     let refused;
     before(async () => {
       host = await makeHost();
-      refused = `http://127.0.0.1:${await refusedPort()}`;
+      refused = `http://127.0.0.1:${await freePort()}`;
     });
     after(async () => host?.close());
 
