@@ -8,16 +8,22 @@ DEMO_BIND ?= 127.0.0.1:8080
 DEMO_DB ?= data/users.sqlite3
 SERVER := target/server/user-management-server
 
-.PHONY: all setup build package server debug-server demo test lint unit wasm-tests js-tests load smoke frameworks runners workers mocks e2e rust-example versions component component-tests docs publish-check openapi-lint openapi-conformance openapi-types bench clean
+.PHONY: all setup setup-build build package server debug-server demo test lint unit wasm-tests js-tests load smoke frameworks runners workers mocks e2e rust-example versions component component-tests docs publish-check openapi-lint openapi-conformance openapi-types bench clean
 
 all: build
 
+## Everything the tests need (browsers, drivers, the component's host, the
+## book's and the API checks' tools); setup-build: only what the package and
+## the server need, so that `make demo` installs no test tools.
 setup:
 	@bash scripts/setup.sh
 
+setup-build:
+	@bash scripts/setup.sh --build
+
 ## The npm package in pkg/: the web target (pkg/web/, which the demo page
 ## loads; its .wasm is the one every entry uses), the entries and package.json.
-build: setup
+build: setup-build
 	scripts/package.sh
 
 ## The tarball a user installs: target/user-management-client-VERSION.tgz.
@@ -25,7 +31,7 @@ package: build
 	cd pkg && npm pack --pack-destination ../target
 
 ## The reference server, optimised (its own profile: the release profile is tuned for wasm size).
-server: setup
+server: setup-build
 	cargo build -p user-management-server --profile server
 
 ## Build everything, start the reference server on its embedded database, serve the demo page.

@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # Installs everything the build and the tests need, on a fresh machine, and
 # skips what is already there at the right version. Safe to run again.
+# `scripts/setup.sh --build` installs only what the package and the server
+# need (`make build`, `make demo`): the first five lines marked (build).
 #
-#   - Rust targets wasm32-unknown-unknown and wasm32-wasip2 (the component)
-#   - wasm-bindgen-cli at exactly the version Cargo.lock pins for wasm-bindgen
-#   - wasm-pack
+#   - (build) Rust target wasm32-unknown-unknown
+#   - (build) wasm-bindgen-cli at exactly the version Cargo.lock pins for wasm-bindgen
+#   - (build) wasm-pack
+#   - Rust target wasm32-wasip2 (the component)
 #   - Debian chromium + chromium-driver (headless browser tests)
 #   - Debian firefox-esr and geckodriver (cargo install --locked, pinned)
 #   - Debian webkit2gtk-driver (WebKitWebDriver, MiniBrowser) and xvfb (an X
 #     display for MiniBrowser)
-#   - the JS tooling from package.json + package-lock.json (npm ci):
+#   - (build) the JS tooling from package.json + package-lock.json (npm ci):
 #     binaryen (wasm-opt), playwright-core, @redocly/cli, jco and its WASI shim, ...
 #   - openapi-typescript and the TypeScript 5 it needs (npm ci in tests/openapi)
 #   - schemathesis, pinned with everything it pulls in
@@ -19,6 +22,12 @@
 #     ~/.cargo/bin until its sources change (a stamp of their hash)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+case "${1:-}" in
+  "") for_tests=1 ;;
+  --build) for_tests=0 ;;
+  *) echo "usage: $0 [--build]" >&2; exit 2 ;;
+esac
 
 WASM_PACK_VERSION=0.15.1
 MDBOOK_VERSION=0.5.4
@@ -36,7 +45,7 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 
-if ! rustup target list --installed | grep -qx wasm32-wasip2; then
+if [ "$for_tests" = 1 ] && ! rustup target list --installed | grep -qx wasm32-wasip2; then
   say "adding the wasm32-wasip2 target (the component)"
   rustup target add wasm32-wasip2
 fi
@@ -58,48 +67,50 @@ if [ "$have" != "$WASM_PACK_VERSION" ]; then
   cargo install wasm-pack --version "$WASM_PACK_VERSION" --force
 fi
 
-# The component's wasmtime host: wasmtime is a long build, so it is a tool
-# built once per version of its sources (and of the WIT it binds), with its
-# own lock file; target/component-host keeps the build for the next change.
-host=user-management-component-host
-host_stamp="$HOME/.cargo/bin/.$host.stamp"
-host_hash=$(cat component/host/Cargo.toml component/host/Cargo.lock component/host/src/*.rs wit/*.wit | sha256sum | cut -c1-16)
-if ! command -v "$host" >/dev/null || [ "$(cat "$host_stamp" 2>/dev/null)" != "$host_hash" ]; then
-  say "building the component's wasmtime host ($host_hash; the first build takes several minutes)"
-  cargo install --locked --path component/host --target-dir target/component-host --force
-  echo "$host_hash" >"$host_stamp"
-fi
+if [ "$for_tests" = 1 ]; then
+  # The component's wasmtime host: wasmtime is a long build, so it is a tool
+  # built once per version of its sources (and of the WIT it binds), with its
+  # own lock file; target/component-host keeps the build for the next change.
+  host=user-management-component-host
+  host_stamp="$HOME/.cargo/bin/.$host.stamp"
+  host_hash=$(cat component/host/Cargo.toml component/host/Cargo.lock component/host/src/*.rs wit/*.wit | sha256sum | cut -c1-16)
+  if ! command -v "$host" >/dev/null || [ "$(cat "$host_stamp" 2>/dev/null)" != "$host_hash" ]; then
+    say "building the component's wasmtime host ($host_hash; the first build takes several minutes)"
+    cargo install --locked --path component/host --target-dir target/component-host --force
+    echo "$host_hash" >"$host_stamp"
+  fi
 
-# Without mdBook's `serve` and `watch` (a web server and a file watcher):
-# `make docs` only builds.
-have=$(mdbook --version 2>/dev/null | awk '{print $2}' || true)
-if [ "$have" != "v$MDBOOK_VERSION" ]; then
-  say "installing mdbook $MDBOOK_VERSION (have: ${have:-none}; takes a few minutes)"
-  cargo install mdbook --locked --version "$MDBOOK_VERSION" --no-default-features --features search --force
-fi
+  # Without mdBook's `serve` and `watch` (a web server and a file watcher):
+  # `make docs` only builds.
+  have=$(mdbook --version 2>/dev/null | awk '{print $2}' || true)
+  if [ "$have" != "v$MDBOOK_VERSION" ]; then
+    say "installing mdbook $MDBOOK_VERSION (have: ${have:-none}; takes a few minutes)"
+    cargo install mdbook --locked --version "$MDBOOK_VERSION" --no-default-features --features search --force
+  fi
 
-if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
-  say "installing Debian chromium and chromium-driver"
-  as_root apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq chromium chromium-driver >/dev/null
-fi
+  if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+    say "installing Debian chromium and chromium-driver"
+    as_root apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq chromium chromium-driver >/dev/null
+  fi
 
-# The other engines: Firefox ESR, and WebKitGTK driven by WebKitWebDriver
-# (MiniBrowser needs an X display: Xvfb).
-missing=()
-command -v firefox-esr >/dev/null || missing+=(firefox-esr)
-command -v WebKitWebDriver >/dev/null || missing+=(webkit2gtk-driver)
-command -v Xvfb >/dev/null || missing+=(xvfb)
-if [ ${#missing[@]} -gt 0 ]; then
-  say "installing Debian ${missing[*]}"
-  as_root apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+  # The other engines: Firefox ESR, and WebKitGTK driven by WebKitWebDriver
+  # (MiniBrowser needs an X display: Xvfb).
+  missing=()
+  command -v firefox-esr >/dev/null || missing+=(firefox-esr)
+  command -v WebKitWebDriver >/dev/null || missing+=(webkit2gtk-driver)
+  command -v Xvfb >/dev/null || missing+=(xvfb)
+  if [ ${#missing[@]} -gt 0 ]; then
+    say "installing Debian ${missing[*]}"
+    as_root apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
 
-have=$(geckodriver --version 2>/dev/null | awk 'NR == 1 {print $2}' || true)
-if [ "$have" != "$GECKODRIVER_VERSION" ]; then
-  say "installing geckodriver $GECKODRIVER_VERSION (have: ${have:-none}; takes a few minutes)"
-  cargo install geckodriver --locked --version "$GECKODRIVER_VERSION" --force
+  have=$(geckodriver --version 2>/dev/null | awk 'NR == 1 {print $2}' || true)
+  if [ "$have" != "$GECKODRIVER_VERSION" ]; then
+    say "installing geckodriver $GECKODRIVER_VERSION (have: ${have:-none}; takes a few minutes)"
+    cargo install geckodriver --locked --version "$GECKODRIVER_VERSION" --force
+  fi
 fi
 
 # npm ci only when the lock file changed since the last install.
@@ -108,6 +119,11 @@ if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ] || [ package.json -nt
   say "installing JS tooling (npm ci)"
   npm ci --no-audit --no-fund --loglevel=error
   touch "$stamp"
+fi
+
+if [ "$for_tests" = 0 ]; then
+  say "ready to build: $(wasm-pack --version), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), $(node_modules/.bin/wasm-opt --version)"
+  exit 0
 fi
 
 # TypeDoc and the TypeScript it supports, apart from the root's tooling.
