@@ -24,9 +24,8 @@
 // non-zero on any failure.
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
 import { tmpdir } from "node:os";
-import { extname, join, normalize } from "node:path";
+import { join } from "node:path";
 import { enginesToRun, launch, LABELS } from "../lib/browsers.mjs";
 import { apiUrl, bin, expectedSummary, npmInstall, pack, repo } from "../lib/harness.mjs";
 import { serve } from "../lib/pages.mjs";
@@ -79,31 +78,27 @@ async function everyOpen(browser, url) {
 }
 
 /** A static server for `dir` whose .wasm responses wait until `GET /ran` (or 15 s); `events` is the order things happened in. */
-function holdingServer(dir) {
-  const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm" };
+async function holdingServer(dir) {
   const events = [];
   let ran;
   const signalled = new Promise((resolve) => { ran = resolve; });
-  const server = createServer(async (req, res) => {
-    const path = new URL(req.url, "http://x").pathname;
-    if (path === "/ran") {
+  const server = await serve(dir, {
+    headers: { "cache-control": "no-store" },
+    handle(path, res) {
+      if (path !== "/ran") return false;
       events.push("page ran");
       ran();
       res.writeHead(204).end();
-      return;
-    }
-    const file = normalize(join(dir, decodeURIComponent(path)));
-    if (!file.startsWith(dir)) { res.writeHead(403).end(); return; }
-    let body;
-    try { body = readFileSync(file); } catch { res.writeHead(404).end(); return; }
-    if (file.endsWith(".wasm")) {
+      return true;
+    },
+    async beforeFile(file) {
+      if (!file.endsWith(".wasm")) return;
       events.push("wasm requested");
       const timedOut = await Promise.race([signalled.then(() => false), new Promise((r) => setTimeout(r, 15_000, true))]);
       events.push(timedOut ? "wasm sent after 15 s without the page's signal" : "wasm sent");
-    }
-    res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-store" }).end(body);
+    },
   });
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ server, events })));
+  return { server, events };
 }
 
 // The page for the held-back .wasm: it calls, makes a client with bad
