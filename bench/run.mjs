@@ -165,7 +165,7 @@ const f2 = (x) => x.toFixed(2);
 console.log(`\nuser-management-client benchmark, ${results.date} (medians of ${ROUNDS} interleaved rounds; ratios are medians of per-round ratios)\n`);
 console.log("size (gzip -9)");
 for (const s of sizes) console.log(`  ${s.file.padEnd(64)} ${String(s.raw).padStart(7)} B raw  ${String(s.gzip9).padStart(6)} B gz`);
-console.log(`  browser download, web target: ${kb(results.size.browserDownload.raw)} raw, ${kb(results.size.browserDownload.gzip9)} gzip -9 (target <= 35 KB)`);
+console.log(`  browser download, web target: ${kb(results.size.browserDownload.raw)} raw, ${kb(results.size.browserDownload.gzip9)} gzip -9 (target <= 42,000 B)`);
 console.log("  anchors measured earlier (esbuild-minified, gzip -9): openapi-fetch 0.17 2.8 KB, ky 1.14 5.0 KB, ky 2.1 8.9 KB, axios 1.21 22 KB\n");
 const n = results.node, c = results.chromium;
 const rows = [

@@ -31,7 +31,7 @@ pub mod error;
 pub mod read;
 
 /// The npm package's allocator: talc instead of the standard library's
-/// dlmalloc, a smaller download for the same calls (README, "Design notes").
+/// dlmalloc, a smaller download for the same calls (docs/src/size.md).
 #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
 #[global_allocator]
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
