@@ -6,6 +6,8 @@
 # the entries, node.cjs and package.json. `npm pack` in pkg/ makes the tarball.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# wasm-pack finds wasm-opt (npm's binaryen) here, also when run outside make.
+export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 rm -rf target/wasm-pack/web
 wasm-pack build --release --target web --out-dir ../target/wasm-pack/web --out-name user_management_client --no-pack js
 node npm/build.mjs
