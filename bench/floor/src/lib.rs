@@ -28,6 +28,8 @@ extern "C" {
     fn new(kind: &str, message: &str, fields: &JsValue) -> UsersApiError;
 }
 
+// The global timers, declared as src/transport/fetch/wait.rs declares them:
+// the floor depends on none of the client's crates, so it repeats them.
 #[wasm_bindgen]
 extern "C" {
     #[wasm_bindgen(js_name = setTimeout)]
