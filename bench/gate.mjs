@@ -4,20 +4,12 @@
 // in interleaved rounds (the order alternates); each ratio is the median
 // over rounds of gate / glue measured in the same round. Speed is only
 // reported, never checked. Prints a table, then one JSON line.
-import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { repo } from "../tests/lib/harness.mjs";
+import { cannedServer, perCallUs, rounds } from "./lib.mjs";
 
-const repo = fileURLToPath(new URL("..", import.meta.url));
 const ROUNDS = 15;
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-const server = spawn(process.execPath, [join(repo, "bench/canned-server.mjs")], { stdio: ["ignore", "pipe", "inherit"] });
-process.on("exit", () => server.kill());
-const url = await new Promise((resolve, reject) => {
-  server.stdout.once("data", (d) => resolve(String(d).trim()));
-  server.once("exit", () => reject(new Error("canned server died")));
-});
+const { url } = await cannedServer();
 
 // node.mjs instantiates the .wasm and opens the gate; the glue module is the
 // very one it opened the gate with.
@@ -41,24 +33,12 @@ const cases = {
   },
 };
 
-async function perCall(f, n) {
-  const t = performance.now();
-  for (let i = 0; i < n; i++) await f();
-  return ((performance.now() - t) / n) * 1000;
-}
-
 const results = {};
 for (const [name, { n, glue: g, gate: x }] of Object.entries(cases)) {
-  await perCall(g, n / 10);
-  await perCall(x, n / 10);
-  const got = { glue: [], gate: [] };
-  for (let r = 0; r < ROUNDS; r++) {
-    const order = r % 2 ? [["gate", x], ["glue", g]] : [["glue", g], ["gate", x]];
-    for (const [k, f] of order) got[k].push(await perCall(f, n / ROUNDS));
-  }
-  results[name] = {
-    glueUs: median(got.glue), gateUs: median(got.gate), ratio: median(got.gate.map((v, i) => v / got.glue[i])),
-  };
+  await perCallUs(g, n / 10);
+  await perCallUs(x, n / 10);
+  const got = await rounds({ glue: g, gate: x }, (f) => perCallUs(f, n / ROUNDS), ROUNDS);
+  results[name] = { glueUs: got.glue, gateUs: got.gate, ratio: got.ratio.gate };
   const { glueUs, gateUs, ratio } = results[name];
   console.log(`${name.padEnd(38)} glue ${glueUs.toFixed(2).padStart(8)} µs  gate ${gateUs.toFixed(2).padStart(8)} µs  ratio ${ratio.toFixed(3)}`);
 }

@@ -3,18 +3,18 @@
 // medians and ratios. Nothing here passes or fails on speed: the machine is
 // shared and noisy, so only ratios measured together mean anything. Prints a
 // table, then one JSON line with every figure.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { gzipSync } from "node:zlib";
 import { glue, pkg, repo } from "../tests/lib/harness.mjs";
+import { callsPerS, cannedServer, median, perCallUs, rounds as interleaved } from "./lib.mjs";
 import { startupDelays, startupRows } from "./startup.mjs";
 
 // Many short rounds: the machine is shared and its speed drifts within a
 // run, so each ratio is taken within a round (contenders back to back) and
 // the median of those per-round ratios is reported.
 const ROUNDS = 15;
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const gz = (buf) => gzipSync(buf, { level: 9 }).length;
 const results = { date: new Date().toISOString().slice(0, 10), size: {}, node: {}, chromium: {} };
 
@@ -31,13 +31,7 @@ results.size = {
 };
 
 // --- the canned server ------------------------------------------------------------
-const server = spawn(process.execPath, [join(repo, "bench/canned-server.mjs")], { stdio: ["ignore", "pipe", "inherit"] });
-const stop = () => server.kill();
-process.on("exit", stop);
-const url = await new Promise((resolve, reject) => {
-  server.stdout.once("data", (d) => resolve(String(d).trim()));
-  server.once("exit", () => reject(new Error("canned server died")));
-});
+const { url, stop } = await cannedServer();
 
 const { lib } = await glue();
 const client = new lib.UsersClient(url);
@@ -55,31 +49,11 @@ const hooked = new lib.UsersClient({
 const withHooks = () => hooked.countUsers({ active: "true" });
 const oneShot = () => lib.countUsers(url, { active: "true" });
 
-async function perCall(f, n) {
-  const t = performance.now();
-  for (let i = 0; i < n; i++) await f();
-  return ((performance.now() - t) / n) * 1000;
-}
-/** Interleaved rounds of several contenders (the order alternates):
- *  the median per contender, and the median over rounds of each
- *  contender's ratio to the first one measured in the same round. */
-async function rounds(contenders, measure) {
-  const got = Object.fromEntries(Object.keys(contenders).map((k) => [k, []]));
-  for (let r = 0; r < ROUNDS; r++) {
-    const order = Object.entries(contenders);
-    if (r % 2) order.reverse();
-    for (const [name, f] of order) got[name].push(await measure(f));
-  }
-  const [base] = Object.keys(contenders);
-  const out = Object.fromEntries(Object.entries(got).map(([k, xs]) => [k, median(xs)]));
-  out.ratio = Object.fromEntries(Object.keys(got).filter((k) => k !== base)
-    .map((k) => [k, median(got[k].map((x, r) => x / got[base][r]))]));
-  return out;
-}
+const rounds = (contenders, measure) => interleaved(contenders, measure, ROUNDS);
 
 // --- Node: sequential calls ---------------------------------------------------------
 for (let i = 0; i < 500; i++) { await raw(); await ours(); await oneShot(); await withHooks(); }
-const seq = await rounds({ raw, client: ours, oneShot, withHooks }, (f) => perCall(f, 500));
+const seq = await rounds({ raw, client: ours, oneShot, withHooks }, (f) => perCallUs(f, 500));
 if (observed === 0) throw new Error("the hooks were not called");
 results.node.sequentialUs = seq;
 results.node.sequentialRatio = seq.ratio.client;
@@ -87,13 +61,7 @@ results.node.oneShotRatio = seq.ratio.oneShot;
 results.node.withHooksRatio = seq.ratio.withHooks;
 
 // --- Node: 64 in flight ---------------------------------------------------------------
-async function throughput(f, total = 5000, inFlight = 64) {
-  let next = 0;
-  const t = performance.now();
-  await Promise.all(Array.from({ length: inFlight }, async () => { while (next++ < total) await f(); }));
-  return total / ((performance.now() - t) / 1000);
-}
-const flight = await rounds({ raw, client: ours, withHooks }, (f) => throughput(f, 3000));
+const flight = await rounds({ raw, client: ours, withHooks }, (f) => callsPerS(f, 3000));
 results.node.inFlight64CallsPerS = flight;
 results.node.inFlight64Ratio = flight.ratio.client;
 results.node.inFlight64WithHooksRatio = flight.ratio.withHooks;

@@ -6,13 +6,10 @@
 // loads each, the two pages alternating. With the import, the page must
 // then count through the package (so the .wasm did load). Used by
 // bench/run.mjs; `node bench/startup.mjs` (after `make build`) runs it alone.
-import { spawn } from "node:child_process";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { cannedServer, median } from "./lib.mjs";
 
-const repo = fileURLToPath(new URL("..", import.meta.url));
 const LOADS = 5;
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** The throttled networks: DevTools' throughputs are in bytes per second. */
 export const NETWORKS = {
@@ -56,12 +53,7 @@ export const startupRows = (results) => Object.entries(results).map(([name, r]) 
   [`Chromium start-up, ${name}`, `${r.withImportMs.toFixed(0)} ms vs ${r.withoutMs.toFixed(0)} ms without`, "", `+${r.delayMs.toFixed(0)} ms`]);
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const server = spawn(process.execPath, [join(repo, "bench/canned-server.mjs")], { stdio: ["ignore", "pipe", "inherit"] });
-  process.on("exit", () => server.kill());
-  const url = await new Promise((resolve, reject) => {
-    server.stdout.once("data", (d) => resolve(String(d).trim()));
-    server.once("exit", () => reject(new Error("canned server died")));
-  });
+  const { url, stop } = await cannedServer();
   const { chromium } = await import("playwright-core");
   const browser = await chromium.launch({
     executablePath: "/usr/bin/chromium",
@@ -73,6 +65,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.log(JSON.stringify({ startup: results }));
   } finally {
     await browser.close();
-    server.kill();
+    stop();
   }
 }
