@@ -196,14 +196,17 @@ impl Error {
 
     /// The same error with `cut` applied to every text that can quote what
     /// a server or a caller's `fetch` sent: the message, the body and the
-    /// source (the secrets rule decides what to cut).
-    pub(crate) fn cut(mut self, cut: impl Fn(&str) -> String) -> Error {
-        self.message = cut(&self.message);
-        if let Some(body) = &mut self.body {
-            body.text = cut(&body.text);
-        }
-        if let Some(cause) = &mut self.source {
-            cause.0 = cut(&cause.0);
+    /// source (the secrets rule decides what to cut; `None`: nothing).
+    pub(crate) fn cut(mut self, cut: impl Fn(&str) -> Option<String>) -> Error {
+        let texts = [
+            Some(&mut self.message),
+            self.body.as_mut().map(|body| &mut body.text),
+            self.source.as_mut().map(|cause| &mut cause.0),
+        ];
+        for text in texts.into_iter().flatten() {
+            if let Some(cut) = cut(text) {
+                *text = cut;
+            }
         }
         self
     }
@@ -246,7 +249,7 @@ mod tests {
         let err = Error::new(ErrorKind::Http, "echo s3cret")
             .with_response(500, "token s3cret".into(), false)
             .with_source(Cause::new("TypeError: s3cret"))
-            .cut(|text| crate::rules::secrets::redact(text, &["s3cret".into()]));
+            .cut(|text| crate::rules::secrets::redacted(text, &["s3cret".into()]));
         assert_eq!(err.message(), "echo [REDACTED]");
         assert_eq!(err.body(), Some("token [REDACTED]"));
         assert_eq!(err.http_status(), Some(500));

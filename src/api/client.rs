@@ -27,6 +27,7 @@ use crate::transport::fetch::wait::is_aborted;
 // number.
 #[cfg(not(all(target_arch = "wasm32", target_os = "wasi")))]
 use {
+    crate::rules::value::Value,
     crate::transport::fetch::answer::judge,
     crate::transport::fetch::exchange::{attempt, Answer, Failure},
     crate::transport::fetch::rejection::failure_detail,
@@ -238,12 +239,12 @@ impl UsersClient {
             #[cfg(not(all(target_arch = "wasm32", target_os = "wasi")))]
             let outcome = attempt(&request, fetch, timeout_ms, signal, &arrived).await;
             #[cfg(not(all(target_arch = "wasm32", target_os = "wasi")))]
-            let failed = match settle(outcome, operation, &request.url, signal) {
+            let failed = match settle(outcome, operation, &request.url, signal, secrets) {
                 Ok(body) => return Ok(body),
                 Err(failed) => failed,
             };
             #[cfg(all(target_arch = "wasm32", target_os = "wasi"))]
-            let failed = match send(&request, timeout_ms, &arrived, operation) {
+            let failed = match send(&request, timeout_ms, &arrived, operation, secrets) {
                 Ok(body) => return Ok(body),
                 Err(failed) => failed,
             };
@@ -350,10 +351,11 @@ fn send(
     timeout_ms: u32,
     arrived: &dyn Fn(u16),
     operation: Operation,
+    secrets: &[String],
 ) -> Result<Body, Failed> {
     let answer = wasi::attempt(request, timeout_ms, arrived).map_err(Rejection::from)?;
     let retry_after = answer.retry_after.clone();
-    judge(answer, operation).map_err(|error| Failed {
+    judge(answer, operation, secrets).map_err(|error| Failed {
         rejection: error.into(),
         retry_after,
     })
@@ -380,6 +382,7 @@ fn settle(
     operation: Operation,
     url: &str,
     signal: Option<&AbortSignal>,
+    secrets: &[String],
 ) -> Result<JsValue, Failed> {
     if is_aborted(signal) {
         return Err(aborted(signal).into());
@@ -387,7 +390,7 @@ fn settle(
     match outcome {
         Ok(answer) => {
             let retry_after = answer.retry_after.clone();
-            judge(answer, operation).map_err(|error| Failed {
+            judge(answer, operation, secrets).map_err(|error| Failed {
                 rejection: error.into(),
                 retry_after,
             })
@@ -417,9 +420,20 @@ fn failure_error(failure: Failure, url: &str, signal: Option<&AbortSignal>) -> R
         Failure::Aborted => aborted(signal),
         Failure::Fetch(cause) => network_error("fetch", url, cause),
         Failure::Body(cause) => network_error("reading the body", url, cause),
-        Failure::NotAResponse => Error::new(
-            ErrorKind::Network,
-            "fetch resolved with something that is not a Response",
+        // Setup errors: the host or the caller's `fetch` is at fault, and
+        // another attempt would meet the same, so they are `validation`
+        // errors about `fetch`, which the retry rule never retries.
+        Failure::NoFetch => Error::validation(
+            "fetch",
+            "this host has no global fetch: pass one as the fetch option",
+        )
+        .into(),
+        Failure::NotAResponse(value) => Error::validation(
+            "fetch",
+            format!(
+                "fetch resolved with {}, which is not a Response",
+                Value::of(&value).shown()
+            ),
         )
         .into(),
     }

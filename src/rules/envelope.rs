@@ -7,6 +7,9 @@
 use crate::error::{Error, ErrorKind};
 use crate::model::Operation;
 use crate::platform::number;
+#[cfg(doc)]
+use crate::rules::secrets::reach;
+use crate::rules::secrets::redacted;
 use crate::rules::value::Value;
 
 /// The largest integer JS numbers hold exactly: 2^53 - 1.
@@ -40,17 +43,43 @@ impl EnvelopeView {
     }
 }
 
+impl EnvelopeView {
+    /// The same view with `secrets` cut out of its strings, so that a
+    /// message quoting one (and cutting the quote) quotes no piece of a
+    /// secret.
+    fn redacted(mut self, secrets: &[String]) -> EnvelopeView {
+        for value in [&mut self.status, &mut self.total_users] {
+            if let Value::Str(text) = value {
+                if let Some(redacted) = redacted(text, secrets) {
+                    *text = redacted;
+                }
+            }
+        }
+        self
+    }
+}
+
 /// Judges an answer: its HTTP status, and the view of its body, `None`
 /// when the body is not JSON. `Ok` means the caller gets the body as it
-/// is; the error has no response attached yet (the transport adds the body).
+/// is; the error has no response attached yet (the transport adds the
+/// body, through [`error_body`]). `secrets` are the call's credentials,
+/// cut out of anything the error quotes.
 pub fn judge(
     operation: Operation,
     http_status: u16,
     view: Option<&EnvelopeView>,
+    secrets: &[String],
 ) -> Result<(), Error> {
     let ok = (200..300).contains(&http_status);
     match view {
-        Some(view) if ok => check_success(operation, view),
+        // Only a failed check quotes the body's strings.
+        Some(view) if ok => check_success(operation, view).or_else(|error| {
+            if secrets.is_empty() {
+                Err(error)
+            } else {
+                check_success(operation, &view.clone().redacted(secrets))
+            }
+        }),
         Some(view) => Err(http_error(http_status).with_status(view.envelope_status())),
         None if ok => Err(Error::new(
             ErrorKind::Decode,
@@ -64,10 +93,25 @@ pub fn judge(
 /// 65,536 UTF-16 units (a JSON body is kept whole).
 pub const BODY_CUT: u32 = 65_536;
 
+/// What an error keeps of a body's `text` (`json`: it parsed as JSON):
+/// first the call's `secrets` cut out, in every form the secrets rule
+/// knows, then, unless it is JSON, the rest cut by [`cut_body`]. A
+/// transport that holds a long body outside Rust hands over its first
+/// [`BODY_CUT`] units and [`reach`] more: enough to see an echo that
+/// straddles the cut.
+pub fn error_body(mut text: String, json: bool, secrets: &[String]) -> String {
+    if let Some(redacted) = redacted(&text, secrets) {
+        text = redacted;
+    }
+    if !json {
+        let end = cut_body(&text).len();
+        text.truncate(end);
+    }
+    text
+}
+
 /// `text` cut to its first [`BODY_CUT`] UTF-16 units, never inside a
-/// character (a surrogate pair stays whole or goes): the cut of a
-/// transport that holds the body as Rust text (the WASI one).
-#[cfg(any(test, all(target_arch = "wasm32", target_os = "wasi")))]
+/// character (a surrogate pair stays whole or goes).
 pub fn cut_body(text: &str) -> &str {
     let mut units = 0;
     for (at, c) in text.char_indices() {
@@ -262,21 +306,39 @@ mod tests {
     }
 
     #[test]
+    fn a_quoted_total_quotes_no_piece_of_a_secret() {
+        let token = "tk_9Qz+Lm/Wd=R7vKp2Xc8Yb4Nf6Hj1Gs5Dt3Ar0Eq9Wu7Io2Pl4Mk6Nj8Bh0Vg2Cf4Xd6Sz8";
+        let secrets = vec![token.to_string()];
+        let echoed = view(
+            Value::Number(200.0),
+            Value::Object,
+            Value::Str(format!("{token}!")),
+        );
+        let err = judge(Operation::Count, 200, Some(&echoed), &secrets).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Decode);
+        assert!(
+            err.message().ends_with("got \"[REDACTED]!\""),
+            "{}",
+            err.message()
+        );
+    }
+
+    #[test]
     fn judging_answers() {
         let good = count_ok(3.0);
-        assert!(judge(Operation::Count, 200, Some(&good)).is_ok());
-        assert!(judge(Operation::Count, 204, Some(&good)).is_ok());
-        let err = judge(Operation::Count, 200, None).unwrap_err();
+        assert!(judge(Operation::Count, 200, Some(&good), &[]).is_ok());
+        assert!(judge(Operation::Count, 204, Some(&good), &[]).is_ok());
+        let err = judge(Operation::Count, 200, None, &[]).unwrap_err();
         assert_eq!(
             (err.kind(), err.message()),
             (ErrorKind::Decode, "the response body is not JSON")
         );
-        let err = judge(Operation::List, 503, None).unwrap_err();
+        let err = judge(Operation::List, 503, None, &[]).unwrap_err();
         assert_eq!((err.kind(), err.status()), (ErrorKind::Http, None));
         assert_eq!(err.message(), "the server answered HTTP 503");
         // An error answer that is an envelope keeps its status.
         let refused = view(Value::Number(429.0), Value::Null, Value::Undefined);
-        let err = judge(Operation::List, 429, Some(&refused)).unwrap_err();
+        let err = judge(Operation::List, 429, Some(&refused), &[]).unwrap_err();
         assert_eq!((err.kind(), err.status()), (ErrorKind::Http, Some(429)));
     }
 }

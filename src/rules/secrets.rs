@@ -6,6 +6,8 @@
 //! `UsersApiError`s, and from there in log aggregators. So the values of
 //! credential headers are collected per call and cut out of any error text.
 
+use std::borrow::Cow;
+
 /// What a redacted secret is replaced with.
 pub const REDACTED: &str = "[REDACTED]";
 
@@ -73,33 +75,196 @@ pub fn shown(headers: &[(String, String)]) -> Vec<(String, String)> {
         .collect()
 }
 
-/// `text` with every secret (longest first, as [`secrets`] orders them)
-/// replaced by [`REDACTED`].
-pub fn redact(text: &str, secrets: &[String]) -> String {
-    let mut text = text.to_string();
-    for secret in secrets {
-        if let Some(cut) = replace_all(&text, secret) {
-            text = cut;
+/// `text` with every secret replaced by [`REDACTED`], in each form a
+/// server may echo it in: as sent, JSON-escaped (any mix of `\uXXXX`
+/// escapes, surrogate pairs, `\/` and the short escapes), percent-encoded
+/// (`%2B`, and `+` for a space), and percent-encoded inside a JSON string.
+/// The replacement is made on the text as it came, before anything parses,
+/// quotes or cuts it: a JSON body stays JSON (the secret sat inside one of
+/// its strings) with everything else kept. Borrows `text` when no secret is
+/// there, so an answer without one is not copied.
+pub fn redact<'t>(text: &'t str, secrets: &[String]) -> Cow<'t, str> {
+    let mut spans = Vec::new();
+    for decoding in DECODINGS {
+        if !decoding.applies(text.as_bytes()) {
+            continue;
+        }
+        for secret in secrets {
+            find_spans(text.as_bytes(), secret.as_bytes(), decoding, &mut spans);
         }
     }
-    text
+    if spans.is_empty() {
+        return Cow::Borrowed(text);
+    }
+    // Overlapping spans (a secret found in two forms, a token inside the
+    // full header value) become one replacement.
+    spans.sort_unstable();
+    let mut out = String::with_capacity(text.len());
+    let mut done = 0;
+    for (start, end) in spans {
+        if start >= done {
+            out.push_str(text.get(done..start).unwrap_or_default());
+            out.push_str(REDACTED);
+        }
+        done = done.max(end);
+    }
+    out.push_str(text.get(done..).unwrap_or_default());
+    Cow::Owned(out)
 }
 
-/// `text` with every occurrence of `secret` (left to right, not
-/// overlapping, as `str::replace` does) replaced by [`REDACTED`]; `None`
-/// when there is none.
-fn replace_all(text: &str, secret: &str) -> Option<String> {
-    let mut out = String::new();
-    let mut rest = text;
-    let mut cut = false;
-    while let Some((before, after)) = find(rest, secret).and_then(|at| rest.split_at_checked(at)) {
-        out.push_str(before);
-        out.push_str(REDACTED);
-        rest = after.get(secret.len()..).unwrap_or_default();
-        cut = true;
+/// [`redact`], as a new text only where a secret was found.
+pub fn redacted(text: &str, secrets: &[String]) -> Option<String> {
+    match redact(text, secrets) {
+        Cow::Owned(text) => Some(text),
+        Cow::Borrowed(_) => None,
     }
-    out.push_str(rest);
-    cut.then_some(out)
+}
+
+/// How many characters of raw text an echo of the longest secret can
+/// take: six per byte (`\u0041` for `A`). A body read up to a cut plus
+/// this much shows every echo that starts before the cut whole.
+pub fn reach(secrets: &[String]) -> usize {
+    6 * secrets.iter().map(String::len).max().unwrap_or(0)
+}
+
+/// How an echo may be encoded: which escapes are read as the characters
+/// they stand for. Each is tried on its own, so that a secret which itself
+/// contains `%41` or a backslash is still found where it was sent as is.
+#[derive(Clone, Copy)]
+struct Decoding {
+    /// `\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`, `\uXXXX`.
+    json: bool,
+    /// `%XX` (a UTF-8 byte), and `+` for a space.
+    percent: bool,
+}
+
+const DECODINGS: [Decoding; 4] = [
+    Decoding {
+        json: false,
+        percent: false,
+    },
+    Decoding {
+        json: true,
+        percent: false,
+    },
+    Decoding {
+        json: false,
+        percent: true,
+    },
+    Decoding {
+        json: true,
+        percent: true,
+    },
+];
+
+impl Decoding {
+    /// Whether `raw` has anything this decoding reads differently.
+    fn applies(self, raw: &[u8]) -> bool {
+        (!self.json || raw.contains(&b'\\'))
+            && (!self.percent || raw.iter().any(|b| matches!(b, b'%' | b'+')))
+    }
+
+    /// What the raw text at `at` stands for, and how many raw bytes that
+    /// takes: a `+` under percent-decoding, or up to four bytes of UTF-8.
+    fn unit(self, raw: &[u8], at: usize) -> Option<(Unit, usize)> {
+        let byte = *raw.get(at)?;
+        let literal = (Unit::Bytes([byte, 0, 0, 0], 1), 1);
+        let decoded = match byte {
+            b'\\' if self.json => json_escape(raw, at),
+            b'%' if self.percent => raw
+                .get(at + 1..at + 3)
+                .and_then(hex)
+                .map(|byte| (Unit::Bytes([byte as u8, 0, 0, 0], 1), 3)),
+            b'+' if self.percent => Some((Unit::Plus, 1)),
+            _ => None,
+        };
+        Some(decoded.unwrap_or(literal))
+    }
+}
+
+/// One decoded piece of an echo.
+enum Unit {
+    /// These bytes (the first `.1` of them).
+    Bytes([u8; 4], usize),
+    /// A `+` in percent-encoded text: a `+` or a space.
+    Plus,
+}
+
+/// The JSON escape at `at` (a backslash): the character, and its length.
+fn json_escape(raw: &[u8], at: usize) -> Option<(Unit, usize)> {
+    let short = match raw.get(at + 1)? {
+        b'"' => '"',
+        b'\\' => '\\',
+        b'/' => '/',
+        b'b' => '\u{8}',
+        b'f' => '\u{c}',
+        b'n' => '\n',
+        b'r' => '\r',
+        b't' => '\t',
+        b'u' => {
+            let high = hex(raw.get(at + 2..at + 6)?)?;
+            let (code, len) = if (0xD800..0xDC00).contains(&high) {
+                if raw.get(at + 6..at + 8)? != b"\\u" {
+                    return None;
+                }
+                let low = hex(raw.get(at + 8..at + 12)?)?;
+                if !(0xDC00..0xE000).contains(&low) {
+                    return None;
+                }
+                (0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00), 12)
+            } else {
+                (high, 6)
+            };
+            return Some((Unit::char(char::from_u32(code)?), len));
+        }
+        _ => return None,
+    };
+    Some((Unit::char(short), 2))
+}
+
+impl Unit {
+    fn char(c: char) -> Unit {
+        let mut bytes = [0; 4];
+        let len = c.encode_utf8(&mut bytes).len();
+        Unit::Bytes(bytes, len)
+    }
+}
+
+/// The value of ASCII hex digits.
+fn hex(digits: &[u8]) -> Option<u32> {
+    digits
+        .iter()
+        .try_fold(0, |n, &d| Some(n * 16 + char::from(d).to_digit(16)?))
+}
+
+/// Adds to `spans` the raw byte ranges of `raw` that read as `secret`
+/// under `decoding`, left to right, not overlapping.
+fn find_spans(raw: &[u8], secret: &[u8], decoding: Decoding, spans: &mut Vec<(usize, usize)>) {
+    let mut at = 0;
+    while at < raw.len() {
+        match match_end(raw, at, secret, decoding) {
+            Some(end) => {
+                spans.push((at, end));
+                at = end;
+            }
+            None => at += 1,
+        }
+    }
+}
+
+/// Where a reading of `secret` that starts at `start` ends, if one does.
+fn match_end(raw: &[u8], start: usize, secret: &[u8], decoding: Decoding) -> Option<usize> {
+    let (mut at, mut matched) = (start, 0);
+    while matched < secret.len() {
+        let (unit, len) = decoding.unit(raw, at)?;
+        matched += match unit {
+            Unit::Plus if matches!(secret.get(matched), Some(b'+' | b' ')) => 1,
+            Unit::Bytes(bytes, n) if secret.get(matched..matched + n) == bytes.get(..n) => n,
+            _ => return None,
+        };
+        at += len;
+    }
+    Some(at)
 }
 
 /// The byte offset of the first `needle` in `haystack` (an empty needle is
@@ -194,6 +359,9 @@ mod tests {
         assert!(!is_credential_header("x-ke"));
     }
 }
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod echoes;
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod properties {

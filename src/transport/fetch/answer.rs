@@ -9,7 +9,8 @@ use wasm_bindgen::prelude::*;
 
 use crate::error::Error;
 use crate::model::Operation;
-use crate::rules::envelope::{judge as judge_envelope, EnvelopeView, BODY_CUT};
+use crate::rules::envelope::{error_body, judge as judge_envelope, EnvelopeView, BODY_CUT};
+use crate::rules::secrets::reach;
 use crate::rules::value::Value;
 use crate::transport::fetch::exchange::Answer;
 
@@ -21,30 +22,28 @@ extern "C" {
     fn parse_json(text: &JsString) -> Result<JsValue, JsValue>;
 }
 
-/// The envelope to resolve with (the parsed body itself), or the error.
-pub fn judge(answer: Answer, operation: Operation) -> Result<JsValue, Error> {
+/// The envelope to resolve with (the parsed body itself), or the error,
+/// with the call's `secrets` cut out of it.
+pub fn judge(answer: Answer, operation: Operation, secrets: &[String]) -> Result<JsValue, Error> {
     let parsed = parse_json(&answer.text).ok();
     let view = parsed.as_ref().map(envelope_view);
-    let failed = match judge_envelope(operation, answer.http_status, view.as_ref()) {
+    let failed = match judge_envelope(operation, answer.http_status, view.as_ref(), secrets) {
         Ok(()) => return Ok(parsed.unwrap_or_default()),
         Err(error) => error,
     };
     // The error keeps the body's text: the whole of a JSON body (the JS
-    // layer parses it again for `UsersApiError.body`), the rest cut.
+    // layer parses it again for `UsersApiError.body`), of any other only
+    // what the cut keeps, read with room for an echo across the cut (and
+    // one unit more, so that the cut, not this read, splits no pair).
     let json = parsed.is_some();
-    let text = if json || answer.text.length() <= BODY_CUT {
+    let text = if json {
         answer.text
     } else {
-        // Not splitting a surrogate pair.
-        let last = answer.text.char_code_at(BODY_CUT - 1) as u32;
-        let end = if (0xD800..=0xDBFF).contains(&last) {
-            BODY_CUT - 1
-        } else {
-            BODY_CUT
-        };
-        answer.text.slice(0, end)
+        let end = BODY_CUT as usize + reach(secrets) + 1;
+        answer.text.slice(0, u32::try_from(end).unwrap_or(u32::MAX))
     };
-    Err(failed.with_response(answer.http_status, String::from(&text), json))
+    let text = error_body(String::from(&text), json, secrets);
+    Err(failed.with_response(answer.http_status, text, json))
 }
 
 /// Reads the few fields the envelope rules need: `status`, whether

@@ -39,12 +39,14 @@ pub enum Failure {
     TimedOut,
     /// The caller's signal aborted.
     Aborted,
-    /// `fetch` failed (or the platform has none); the JS error.
+    /// `fetch` failed; the JS error.
     Fetch(JsValue),
     /// Reading the body failed; the JS error.
     Body(JsValue),
-    /// The caller's `fetch` resolved with something that is not a `Response`.
-    NotAResponse,
+    /// The host has no global `fetch` (and no `fetch` option was given).
+    NoFetch,
+    /// `fetch` resolved with this, which is not a `Response`.
+    NotAResponse(JsValue),
 }
 
 impl From<Stopped> for Failure {
@@ -105,7 +107,7 @@ pub async fn attempt(
     let raw = call_fetch(fetch, request, &stop).await?;
     let http_status = match Reflect::get(&raw, &"status".into()).map(|s| s.as_f64()) {
         Ok(Some(s)) if (100.0..=599.0).contains(&s) && s.fract() == 0.0 => s as u16,
-        _ => return Err(Failure::NotAResponse),
+        _ => return Err(Failure::NotAResponse(raw.into())),
     };
     arrived(http_status);
     let retry_after = if is_retryable_status(http_status) {
@@ -132,13 +134,12 @@ pub async fn attempt(
     })
 }
 
-/// The global `fetch`, looked up per attempt (a caller may replace it); its
-/// absence is a `network` error.
+/// The global `fetch`, looked up per attempt (a caller may replace it).
 fn global_fetch() -> Result<Function, Failure> {
-    let global = Reflect::get(&js_sys::global(), &"fetch".into()).map_err(Failure::Fetch)?;
-    global.dyn_into().map_err(|_| {
-        Failure::Fetch(js_sys::TypeError::new("this platform has no global fetch").into())
-    })
+    Reflect::get(&js_sys::global(), &"fetch".into())
+        .ok()
+        .and_then(|global| global.dyn_into().ok())
+        .ok_or(Failure::NoFetch)
 }
 
 /// The caller's `fetch`, called unbound as `fetch(url, init)`. It may throw,
@@ -159,7 +160,7 @@ async fn call_fetch(
     let has_text = resolved.is_object()
         && Reflect::get(&resolved, &"text".into()).is_ok_and(|text| text.is_function());
     if !has_text {
-        return Err(Failure::NotAResponse);
+        return Err(Failure::NotAResponse(resolved));
     }
     Ok(resolved.unchecked_into())
 }

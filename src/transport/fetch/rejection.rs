@@ -10,7 +10,7 @@ use js_sys::Reflect;
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::error::{Cause, Error};
-use crate::rules::secrets::redact;
+use crate::rules::secrets::redacted;
 use crate::rules::value::Value;
 
 /// An [`Error`] and the JS value behind it, where there was one (the
@@ -41,7 +41,7 @@ impl Rejection {
             return self;
         }
         Rejection {
-            error: self.error.cut(|text| redact(text, secrets)),
+            error: self.error.cut(|text| redacted(text, secrets)),
             cause: self.cause.map(|cause| redact_cause(cause, secrets)),
         }
     }
@@ -67,14 +67,15 @@ fn redact_cause(cause: JsValue, secrets: &[String]) -> JsValue {
             _ => break,
         }
     }
-    if redact(&seen, secrets) == seen {
+    if redacted(&seen, secrets).is_none() {
         return cause;
     }
     let shown = match cause.dyn_ref::<js_sys::Error>() {
         Some(error) => read(error, "message"),
         None => cause.as_string().unwrap_or_default(),
     };
-    js_sys::Error::new(&redact(&shown, secrets)).into()
+    let shown = redacted(&shown, secrets).unwrap_or(shown);
+    js_sys::Error::new(&shown).into()
 }
 
 /// All the text of a value that might quote a secret.

@@ -8,27 +8,23 @@ use serde_json::Value as Json;
 use super::Answer;
 use crate::error::{Error, ErrorKind};
 use crate::model::{Envelope, Operation};
-use crate::rules::envelope::{cut_body, judge as judge_envelope, EnvelopeView};
+use crate::rules::envelope::{error_body, judge as judge_envelope, EnvelopeView};
 use crate::rules::value::Value;
 
 /// The body's text of a good answer, which [`decode`] reads as the
-/// caller's type, or the error, which keeps the body: the whole of a JSON
-/// body, the rest cut as [`cut_body`] cuts it.
-pub fn judge(answer: Answer, operation: Operation) -> Result<String, Error> {
+/// caller's type, or the error, which keeps the body as [`error_body`]
+/// keeps it (the call's `secrets` cut out, then cut unless it is JSON).
+pub fn judge(answer: Answer, operation: Operation, secrets: &[String]) -> Result<String, Error> {
     let Answer {
         http_status, text, ..
     } = answer;
     let parsed = serde_json::from_str::<Json>(&text).ok();
     let view = parsed.as_ref().map(envelope_view);
     let json = parsed.is_some();
-    match judge_envelope(operation, http_status, view.as_ref()) {
+    match judge_envelope(operation, http_status, view.as_ref(), secrets) {
         Ok(()) => Ok(text),
         Err(failed) => {
-            let text = if json {
-                text
-            } else {
-                cut_body(&text).to_string()
-            };
+            let text = error_body(text, json, secrets);
             Err(failed.with_response(http_status, text, json))
         }
     }
