@@ -27,10 +27,6 @@ function refused() {
 /** Called once the .wasm is instantiated, with the glue's exports: every call goes through to them. */
 export function open(glue) {
   ({ countUsers: count, listUsers: list, UsersClient: Client } = glue);
-  // UsersClient becomes a subclass of the glue's: its instances are made
-  // by the glue's constructor and inherit its methods (free, Symbol.dispose).
-  Object.setPrototypeOf(UsersClient, Client);
-  Object.setPrototypeOf(UsersClient.prototype, Client.prototype);
 }
 
 /**
@@ -70,32 +66,46 @@ export const countUsers = (baseUrl, params, options) =>
 export const listUsers = (baseUrl, params, options) =>
   list ? list(baseUrl, params, options) : later(() => listUsers(baseUrl, params, options));
 
-/**
- * A client made while the .wasm loads: the glue's client is made with the
- * same options once it is loaded, and each method waits for it. Options
- * that construction would refuse (or a load that failed) reject every call
- * with the very error construction throws.
- */
-function waiting(options, target) {
-  const made = later(() => Reflect.construct(UsersClient, [options], target));
-  made.catch(() => {}); // rejections are the calls' to report
-  const client = Object.create(target.prototype);
-  const method = (name) => (...args) => made.then((real) => real[name](...args));
-  const free = () => { made.then((real) => real.free(), () => {}); };
-  Object.assign(client, { countUsers: method("countUsers"), listUsers: method("listUsers"), free });
-  if (Symbol.dispose) client[Symbol.dispose] = free;
-  return client;
+// Each UsersClient's glue client; while the .wasm loads, the promise of
+// it (which rejects as construction would have thrown); null once freed.
+const inner = new WeakMap();
+
+/** The call `name` on `client`'s glue client, once there is one. */
+function call(client, name, params, options) {
+  const glue = inner.get(client);
+  if (!glue) {
+    return Promise.reject(new UsersApiError("validation", "this UsersClient was freed: make a new one to call the API"));
+  }
+  return glue.then ? glue.then(() => call(client, name, params, options)) : glue[name](params, options);
 }
 
-// Its parent becomes the glue's class once open() has run (`super` calls
-// whatever the parent is then); until then, it waits for a load under way
-// or throws before reaching it.
-export class UsersClient extends Object {
+/**
+ * The client users make: it holds the glue's client, made at once when the
+ * .wasm is loaded, else once the load under way has settled (options that
+ * construction would refuse, or a load that failed, then reject every
+ * call with the very error construction throws). After free(), every call
+ * rejects; a second free() does nothing.
+ */
+export class UsersClient {
   constructor(options) {
-    if (!Client) {
-      if (loading) return waiting(options, new.target);
-      throw refused();
+    if (Client) {
+      inner.set(this, new Client(options));
+      return;
     }
-    super(options);
+    if (!loading) throw refused();
+    const made = later(() => new Client(options));
+    inner.set(this, made);
+    made.then((glue) => (inner.get(this) === made ? inner.set(this, glue) : glue.free()), () => {});
+  }
+
+  countUsers(params, options) { return call(this, "countUsers", params, options); }
+
+  listUsers(params, options) { return call(this, "listUsers", params, options); }
+
+  free() {
+    const glue = inner.get(this);
+    inner.set(this, null);
+    if (glue && !glue.then) glue.free();
   }
 }
+if (Symbol.dispose) UsersClient.prototype[Symbol.dispose] = UsersClient.prototype.free;

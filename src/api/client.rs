@@ -90,17 +90,28 @@ struct Config {
     prepared: Option<Headers>,
 }
 
-/// A failed attempt: the error, and the answer's `Retry-After`, if any.
+/// A failed attempt: the error, and whether to ask the retry rule.
 struct Failed {
     rejection: Rejection,
-    retry_after: Option<String>,
+    retry: Retry,
+}
+
+/// What may follow a failed attempt.
+enum Retry {
+    /// What the retry rule says, given the answer's `Retry-After`, if any.
+    AsTheRuleSays(Option<String>),
+    /// Nothing: a setup error (the host has no `fetch`, or it answered
+    /// something that is not a response), which every attempt would meet.
+    /// (The WASI transport has no such error.)
+    #[cfg_attr(all(target_arch = "wasm32", target_os = "wasi"), allow(dead_code))]
+    Never,
 }
 
 impl From<Rejection> for Failed {
     fn from(rejection: Rejection) -> Failed {
         Failed {
             rejection,
-            retry_after: None,
+            retry: Retry::AsTheRuleSays(None),
         }
     }
 }
@@ -248,14 +259,18 @@ impl UsersClient {
                 Ok(body) => return Ok(body),
                 Err(failed) => failed,
             };
-            let Some(delay) = retry::next_delay(
-                &failed.rejection.error,
-                retries_done,
-                config.options.retries,
-                random(),
-                failed.retry_after.as_deref(),
-                now_ms(),
-            ) else {
+            let delay = match &failed.retry {
+                Retry::AsTheRuleSays(retry_after) => retry::next_delay(
+                    &failed.rejection.error,
+                    retries_done,
+                    config.options.retries,
+                    random(),
+                    retry_after.as_deref(),
+                    now_ms(),
+                ),
+                Retry::Never => None,
+            };
+            let Some(delay) = delay else {
                 return Err(failed.rejection);
             };
             retries_done += 1;
@@ -357,7 +372,7 @@ fn send(
     let retry_after = answer.retry_after.clone();
     judge(answer, operation, secrets).map_err(|error| Failed {
         rejection: error.into(),
-        retry_after,
+        retry: Retry::AsTheRuleSays(retry_after),
     })
 }
 
@@ -392,10 +407,19 @@ fn settle(
             let retry_after = answer.retry_after.clone();
             judge(answer, operation, secrets).map_err(|error| Failed {
                 rejection: error.into(),
-                retry_after,
+                retry: Retry::AsTheRuleSays(retry_after),
             })
         }
-        Err(failure) => Err(failure_error(failure, url, signal).into()),
+        Err(failure) => {
+            let retry = match failure {
+                Failure::NoFetch | Failure::NotAResponse(_) => Retry::Never,
+                _ => Retry::AsTheRuleSays(None),
+            };
+            Err(Failed {
+                rejection: failure_error(failure, url, signal),
+                retry,
+            })
+        }
     }
 }
 
@@ -420,16 +444,13 @@ fn failure_error(failure: Failure, url: &str, signal: Option<&AbortSignal>) -> R
         Failure::Aborted => aborted(signal),
         Failure::Fetch(cause) => network_error("fetch", url, cause),
         Failure::Body(cause) => network_error("reading the body", url, cause),
-        // Setup errors: the host or the caller's `fetch` is at fault, and
-        // another attempt would meet the same, so they are `validation`
-        // errors about `fetch`, which the retry rule never retries.
-        Failure::NoFetch => Error::validation(
-            "fetch",
+        Failure::NoFetch => Error::new(
+            ErrorKind::Network,
             "this host has no global fetch: pass one as the fetch option",
         )
         .into(),
-        Failure::NotAResponse(value) => Error::validation(
-            "fetch",
+        Failure::NotAResponse(value) => Error::new(
+            ErrorKind::Network,
             format!(
                 "fetch resolved with {}, which is not a Response",
                 Value::of(&value).shown()

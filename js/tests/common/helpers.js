@@ -381,3 +381,77 @@ export function fetchLeakingDeepInCause() {
 export function abortingHooks(controller) {
   return { beforeRequest() { controller.abort(); } };
 }
+
+// For the secrets tests (secrets.rs): a server that echoes a token back.
+
+/**
+ * The answers a hostile server may echo `token` in, one scripted step each
+ * (`name` says the form): JSON-escaped with `\u002B` and `\/`, every
+ * character `\u`-escaped, percent-encoded in a URL inside JSON, as a count
+ * that is a string, across the 65,536-character cut of a text body, and
+ * the plain forms (a JSON value and key, an `api` envelope, a short text).
+ */
+export function echoSteps(token) {
+  const escaped = JSON.stringify(token).slice(1, -1).replace(/\//g, "\\/").replace(/\+/g, "\\u002B");
+  const everyChar = [...token].map((c) => c.codePointAt(0) > 0xffff
+    ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join("");
+  const envelope = (status, result) => `{"status":${status},"result":${result}}`;
+  const text = { "content-type": "text/plain" };
+  return [
+    { name: "JSON-escaped", kind: "http", status: 401, body: envelope(401, `{"echo":"${escaped}","why":"expired"}`) },
+    { name: "every character escaped", kind: "http", status: 401, body: envelope(401, `{"echo":"${everyChar}","why":"expired"}`) },
+    { name: "percent-encoded in a URL", kind: "http", status: 401,
+      body: envelope(401, `{"next":"https://id.example/?t=${encodeURIComponent(token)}","why":"expired"}`) },
+    { name: "a count that is the token", kind: "decode", body: envelope(200, JSON.stringify({ totalUsers: token })) },
+    { name: "across the body cut", kind: "http", status: 500, headers: text, body: `${"#".repeat(65_536 - 20)}${token} is not valid` },
+    { name: "as a JSON value", kind: "http", status: 401, body: envelope(401, JSON.stringify({ echo: `Bearer ${token}`, why: "expired" })) },
+    { name: "as a JSON key", kind: "http", status: 401, body: envelope(401, JSON.stringify({ [token]: true, why: "expired" })) },
+    { name: "an api error", kind: "api", body: envelope(403, JSON.stringify(token)) },
+    { name: "a short text", kind: "http", status: 500, headers: text, body: `token=${token}` },
+  ];
+}
+
+/**
+ * A 12-character piece of `token` (or the whole of a shorter one) found in
+ * `text` as it is, with its JSON escapes read, or percent-decoded; else null.
+ */
+export function leakedPiece(text, token) {
+  const unescaped = text.replace(/\\u([0-9a-fA-F]{4})|\\(.)/g, (_, hex, c) =>
+    hex ? String.fromCharCode(parseInt(hex, 16)) : ({ n: "\n", r: "\r", t: "\t", b: "\b", f: "\f" })[c] ?? c);
+  const percentDecoded = (s) => new TextDecoder().decode(new Uint8Array(
+    (s.match(/%[0-9a-fA-F]{2}|[^]/gu) ?? []).flatMap((unit) => unit.length === 3 && unit[0] === "%"
+      ? [parseInt(unit.slice(1), 16)] : [...new TextEncoder().encode(unit)])));
+  const views = [text, unescaped, percentDecoded(text), percentDecoded(text.replace(/\+/g, " ")), percentDecoded(unescaped)];
+  const chars = [...token];
+  const width = Math.min(12, chars.length);
+  for (let i = 0; i + width <= chars.length; i++) {
+    const piece = chars.slice(i, i + width).join("");
+    if (views.some((view) => view.includes(piece))) return piece;
+  }
+  return null;
+}
+
+export function stepName(step) { return step.name; }
+
+// For the setup errors (retries.rs).
+
+/** A `fetch` that resolves with `value` (not a Response), counting its calls as `fakeFetch` does. */
+export function fetchAnswering(value) {
+  const calls = [];
+  return { calls, fetch: (url) => { calls.push({ url }); return Promise.resolve(value); } };
+}
+
+/**
+ * Starts `start()` (a call) with no global `fetch`, as in a host that has
+ * none, and puts it back once the call settles. The attempts are counted
+ * by a `beforeRequest` hook in `attempts.count`.
+ */
+export function withoutGlobalFetch(start) {
+  const saved = globalThis.fetch;
+  globalThis.fetch = undefined;
+  const attempts = { count: 0 };
+  const promise = start({ beforeRequest: () => { attempts.count += 1; } });
+  const restore = () => { globalThis.fetch = saved; };
+  promise.then(restore, restore);
+  return { promise, attempts };
+}

@@ -108,3 +108,38 @@ async fn backoff_without_retry_after_waits_and_grows() {
     assert!(waited >= 440.0, "waited only {waited} ms");
     assert_eq!(call_count(&fake), 3);
 }
+
+#[wasm_bindgen(module = "/tests/common/helpers.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = fetchAnswering)]
+    fn fetch_answering(value: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = withoutGlobalFetch)]
+    fn without_global_fetch(start: &js_sys::Function) -> JsValue;
+}
+
+/// A setup error (a `fetch` that answers something that is not a
+/// `Response`, a host without `fetch`) fails at the first attempt, with
+/// the default retries and with `retries: 2`, and says what is wrong.
+#[wasm_bindgen_test]
+async fn setup_errors_fail_at_once_and_say_why() {
+    let two = JsValue::from(2);
+    for extra in [vec![], vec![("retries", &two)]] {
+        let fake = fetch_answering(&JsValue::from(42));
+        let r = rejects(fake_count(&fake, "{}", &extra)).await;
+        assert_eq!(r.kind, "network");
+        assert_eq!(r.message, "fetch resolved with 42, which is not a Response");
+        assert_eq!(call_count(&fake), 1, "a setup error is never retried");
+    }
+    let start = Closure::once_into_js(|hooks: JsValue| {
+        count_users(FAKE.into(), JsValue::UNDEFINED, obj(&[("hooks", &hooks)]))
+    });
+    let started = without_global_fetch(start.unchecked_ref());
+    let r = rejects(get(&started, "promise").unchecked_into()).await;
+    assert_eq!(r.kind, "network");
+    assert_eq!(
+        r.message,
+        "this host has no global fetch: pass one as the fetch option"
+    );
+    assert_eq!(get(&get(&started, "attempts"), "count"), JsValue::from(1));
+    good_call_still_works().await;
+}
