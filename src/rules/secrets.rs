@@ -84,31 +84,41 @@ pub fn shown(headers: &[(String, String)]) -> Vec<(String, String)> {
 /// its strings) with everything else kept. Borrows `text` when no secret is
 /// there, so an answer without one is not copied.
 pub fn redact<'t>(text: &'t str, secrets: &[String]) -> Cow<'t, str> {
-    let mut spans = Vec::new();
+    let raw = text.as_bytes();
+    let mut decodings = Vec::new();
     for decoding in DECODINGS {
-        if !decoding.applies(text.as_bytes()) {
-            continue;
-        }
-        for secret in secrets {
-            find_spans(text.as_bytes(), secret.as_bytes(), decoding, &mut spans);
+        if decoding.applies(raw) {
+            decodings.push(decoding);
         }
     }
-    if spans.is_empty() {
+    // One pass from left to right, as `str::replace` goes: where a reading
+    // of a secret starts (the longest, where several do: the full header
+    // value before the token in it), the text up to it is kept and the
+    // reading replaced, and the search goes on after it.
+    let mut out = String::new();
+    let mut found = false;
+    let (mut kept, mut at) = (0, 0);
+    while at < raw.len() {
+        let mut end = None;
+        for &decoding in &decodings {
+            for secret in secrets {
+                end = end.max(match_end(raw, at, secret.as_bytes(), decoding));
+            }
+        }
+        match end {
+            Some(end) => {
+                out.push_str(text.get(kept..at).unwrap_or_default());
+                out.push_str(REDACTED);
+                found = true;
+                (kept, at) = (end, end);
+            }
+            None => at += 1,
+        }
+    }
+    if !found {
         return Cow::Borrowed(text);
     }
-    // Overlapping spans (a secret found in two forms, a token inside the
-    // full header value) become one replacement.
-    spans.sort_unstable();
-    let mut out = String::with_capacity(text.len());
-    let mut done = 0;
-    for (start, end) in spans {
-        if start >= done {
-            out.push_str(text.get(done..start).unwrap_or_default());
-            out.push_str(REDACTED);
-        }
-        done = done.max(end);
-    }
-    out.push_str(text.get(done..).unwrap_or_default());
+    out.push_str(text.get(kept..).unwrap_or_default());
     Cow::Owned(out)
 }
 
@@ -235,21 +245,6 @@ fn hex(digits: &[u8]) -> Option<u32> {
     digits
         .iter()
         .try_fold(0, |n, &d| Some(n * 16 + char::from(d).to_digit(16)?))
-}
-
-/// Adds to `spans` the raw byte ranges of `raw` that read as `secret`
-/// under `decoding`, left to right, not overlapping.
-fn find_spans(raw: &[u8], secret: &[u8], decoding: Decoding, spans: &mut Vec<(usize, usize)>) {
-    let mut at = 0;
-    while at < raw.len() {
-        match match_end(raw, at, secret, decoding) {
-            Some(end) => {
-                spans.push((at, end));
-                at = end;
-            }
-            None => at += 1,
-        }
-    }
 }
 
 /// Where a reading of `secret` that starts at `start` ends, if one does.
