@@ -53,7 +53,8 @@ export class UsersClient {
   countUsers(params?: CountParams, options?: CallOptions): Promise<CountEnvelope>;
   // The list's result shape is not in the spec: the caller may name it (as ky's json<T>()).
   listUsers<T = unknown>(params?: ListParams, options?: CallOptions): Promise<Envelope<T>>;
-  free(): void;                // releases the wasm side at once (else the GC does)
+  free(): void;                // releases the wasm side at once (else the GC does); twice is harmless;
+                               // a later call rejects with a UsersApiError (kind "validation") saying so
   [Symbol.dispose](): void;    // the same, for `using client = new UsersClient(...)`
 }
 
