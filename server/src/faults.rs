@@ -20,6 +20,8 @@ use serde_json::{json, Value};
 
 use crate::params::RawParams;
 
+mod echo_forms;
+
 /// Requests received per `scenario/key`.
 type Attempts = Arc<Mutex<HashMap<String, u64>>>;
 
@@ -62,7 +64,8 @@ pub fn router() -> Router {
                 raw(
                     200,
                     "application/json",
-                    &json!({ "scenarios": SCENARIOS }).to_string(),
+                    &json!({ "scenarios": ([&SCENARIOS[..], &echo_forms::SCENARIOS[..]].concat()) })
+                        .to_string(),
                 )
             }),
         )
@@ -171,6 +174,16 @@ async fn answer(
         "busy" => retry_after(503, "0".to_owned()),
         "big" => raw(200, "text/plain", &"x".repeat(10 * 1024 * 1024)),
         "echo" => echo(query.as_deref(), &headers, &body),
+        scenario if scenario.starts_with("echo-auth-") && scenario != "echo-auth-401" => {
+            let auth = headers
+                .get(header::AUTHORIZATION)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("");
+            match echo_forms::answer(scenario, auth) {
+                Some((status, content_type, body)) => raw(status, content_type, &body),
+                None => unknown(),
+            }
+        }
         "echo-auth-401" => {
             let auth = headers
                 .get(header::AUTHORIZATION)
@@ -180,12 +193,16 @@ async fn answer(
                 json!({ "status": 401, "result": { "error": format!("bad credentials: {auth}") } });
             raw(401, "application/json", &body.to_string())
         }
-        _ => raw(
-            404,
-            "application/json",
-            r#"{"status":404,"result":{"error":"unknown fault scenario"}}"#,
-        ),
+        _ => unknown(),
     }
+}
+
+fn unknown() -> Response {
+    raw(
+        404,
+        "application/json",
+        r#"{"status":404,"result":{"error":"unknown fault scenario"}}"#,
+    )
 }
 
 fn raw(status: u16, content_type: &'static str, body: &str) -> Response {
