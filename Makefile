@@ -8,18 +8,22 @@ DEMO_BIND ?= 127.0.0.1:8080
 DEMO_DB ?= data/users.sqlite3
 SERVER := target/server/user-management-server
 
-.PHONY: all setup setup-build build package server debug-server demo test lint unit wasm-tests js-tests load smoke frameworks runners workers mocks e2e rust-example versions component component-tests docs publish-check openapi-lint openapi-conformance openapi-types bench clean
+.PHONY: all setup setup-build setup-docs build package server debug-server demo test lint unit wasm-tests js-tests load smoke frameworks runners workers mocks e2e rust-example versions component component-tests docs publish-check openapi-lint openapi-conformance openapi-types bench clean
 
 all: build
 
-## Everything the tests need (browsers, drivers, the component's host, the
+## Everything the tests need (browsers, drivers, the component's hosts, the
 ## book's and the API checks' tools); setup-build: only what the package and
-## the server need, so that `make demo` installs no test tools.
+## the server need, so that `make demo` installs no test tools; setup-docs:
+## only what the book needs.
 setup:
 	@bash scripts/setup.sh
 
 setup-build:
 	@bash scripts/setup.sh --build
+
+setup-docs:
+	@bash scripts/setup.sh --docs
 
 ## The npm package in pkg/: the web target (pkg/web/, which the demo page
 ## loads; its .wasm is the one every entry uses), the entries and package.json.
@@ -51,7 +55,6 @@ lint:
 	RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps -p user-management-client -p user-management-client-js
 	RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown
 	cargo clippy -p user-management-client -p user-management-client-component --target wasm32-wasip2 --lib -- -D warnings
-	cargo fmt --manifest-path component/host/Cargo.toml --check
 
 ## Native tests: the client's pure modules and the reference server.
 unit:
@@ -140,7 +143,9 @@ component: setup
 	scripts/component.sh
 
 ## The component against the server, one table of cases (tests/component/cases.json)
-## in two hosts: transpiled by jco in Node, and in wasmtime (component/host).
+## in four hosts, each running every case: transpiled by jco in Node, the
+## wasmtime CLI (`wasmtime run -S http --invoke`), wasmtime-py
+## (tests/component/python_host.py), and jco's browser output in Chromium.
 component-tests: debug-server component
 	scripts/with-server.sh --faults -- node --test tests/component/
 
@@ -148,7 +153,7 @@ component-tests: debug-server component
 ## it, with the JS API reference (TypeDoc, from the shipped .d.ts) and the
 ## Rust one (rustdoc) beside its pages; then every relative link of every
 ## Markdown file checked (scripts/check-links.mjs).
-docs: setup
+docs: setup-docs
 	scripts/book.sh
 
 ## The publish dry runs: both client crates (`cargo publish --dry-run`,
