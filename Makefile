@@ -101,7 +101,9 @@ smoke: debug-server
 frameworks: debug-server
 	scripts/with-server.sh -- node tests/frameworks/run.mjs
 
-## The packed package on Node 22 and 24 (ESM and CommonJS: examples/node), and
+## The packed package on Node 22, 24 and 26 (ESM and CommonJS: examples/node;
+## `npm install --engine-strict` warning-free on each; `engines` an open
+## lower bound), and
 ## in the test runners' user projects, on Node 24: Jest 30 (examples/jest: jsdom,
 ## node) and Vitest 5 (examples/vitest: node, jsdom, happy-dom, browser mode in
 ## Chromium). Installs (npm ci) under target/runners/ only when a lock changed.
@@ -119,7 +121,7 @@ workers: debug-server
 	scripts/with-server.sh -- node tests/workers/run.mjs
 
 ## The mocks users' tests use, in front of the packed package (no server):
-## MSW 3 setupServer on Node 22 and 24, ESM and CommonJS (examples/msw-node);
+## MSW 3 setupServer on Node 22, 24 and 26, ESM and CommonJS (examples/msw-node);
 ## MSW setupWorker in a page built by Vite and Vitest 5 browser mode with MSW
 ## (examples/msw-browser); Playwright's page.route. Installs (npm ci) under
 ## target/mocks/ only when a lock changed.
