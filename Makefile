@@ -95,9 +95,11 @@ smoke: debug-server
 ## (examples/next: `next build` with Turbopack, standalone output, run from a
 ## copy; `next build --webpack` with `next start`; `next dev`; a server
 ## component, Node.js and Edge route handlers, a client page in Chromium), a
-## Vite SSR bundle with `ssr.noExternal` run from a copy (examples/vite-ssr)
-## and Rollup bundles for Node.js and a page (examples/rollup; the page in
-## Chromium, Firefox and WebKit).
+## Vite SSR bundle with `ssr.noExternal` run from a copy (examples/vite-ssr),
+## Rollup bundles for Node.js and a page (examples/rollup; the page in
+## Chromium, Firefox and WebKit), SvelteKit 3 with adapter-node (a server
+## `load`; examples/sveltekit) and Nuxt 4 (a Nitro server route, the .output
+## server run from a copy; examples/nuxt), both built and run on Node 24.
 frameworks: debug-server
 	scripts/with-server.sh -- node tests/frameworks/run.mjs
 
