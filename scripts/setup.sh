@@ -85,7 +85,8 @@ if [ "$mode" != docs ]; then
   pinned=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
   have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
   if [ "$have" != "$pinned" ]; then
-    # Not --locked: its lock file names a webpki-roots release the index no longer serves.
+    # Not --locked: its packaged lock file pins webpki-roots 1.0.11, which the
+    # crates.io index does not serve (cargo cannot select it).
     step "installing wasm-bindgen-cli $pinned (have: ${have:-none}; compiles for a few minutes)" \
       cargo install wasm-bindgen-cli --version "$pinned" --force
   fi
