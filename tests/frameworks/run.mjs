@@ -18,13 +18,15 @@
 //   - Nuxt 4 (examples/nuxt): a Nitro server route calling the package;
 //     `nuxi build`, the .output server run from a copy in another folder
 //     and the route fetched.
-//   Both need Node.js 22 or later to build: they are built and run on
-//   Node 24 (tests/node-lines).
+//   - wrangler 4 (examples/worker): `wrangler dev --local`, which bundles the
+//     worker its own way and runs it in workerd; GET / fetched.
+//   These three need Node.js 22 or later: they are built and run on Node 24
+//   (tests/node-lines).
 // Each must report the server's real numbers. Next.js and Rollup are
 // installed from their examples' locks in target/frameworks/NAME/, as are
 // SvelteKit and Nuxt, kept while the lock is unchanged. `node
-// tests/frameworks/run.mjs [ssr] [rollup] [next] [sveltekit] [nuxt]` runs
-// some parts. Prints `frameworks: N passed, M failed`
+// tests/frameworks/run.mjs [ssr] [rollup] [next] [sveltekit] [nuxt]
+// [wrangler]` runs some parts. Prints `frameworks: N passed, M failed`
 // and exits non-zero on any failure.
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -36,7 +38,7 @@ import { enginesToRun, launch, LABELS } from "../lib/browsers.mjs";
 import { serve } from "../lib/pages.mjs";
 
 const api = apiUrl();
-const parts = process.argv.slice(2).length ? process.argv.slice(2) : ["ssr", "rollup", "next", "sveltekit", "nuxt"];
+const parts = process.argv.slice(2).length ? process.argv.slice(2) : ["ssr", "rollup", "next", "sveltekit", "nuxt", "wrangler"];
 
 const scratch = mkdtempSync(join(tmpdir(), "umc-frameworks-"));
 const tarball = pack(scratch);
@@ -336,12 +338,31 @@ async function nuxt() {
   }
 }
 
+// --- wrangler 4: wrangler dev, workerd ------------------------------------------
+async function wrangler() {
+  const node = nodeBin(24);
+  const app = await step("wrangler: npm install (when its lock changed) and the tarball", () => lockedApp("worker"));
+  if (!app) return;
+  await check("Cloudflare Workers: wrangler dev --local (workerd), GET / (Node 24)", async () => {
+    const port = await freePort();
+    const args = ["node_modules/wrangler/bin/wrangler.js", "dev", "--local", "--ip", "127.0.0.1", "--port", String(port),
+      "--var", `USERS_API_URL:${api}`];
+    const server = await startServer(node, args, { cwd: app, env: { ...env, WRANGLER_SEND_METRICS: "false", CI: "true" } }, /Ready on/);
+    try {
+      return JSON.parse(await get(`http://127.0.0.1:${port}/`));
+    } finally {
+      await stop(server.child);
+    }
+  });
+}
+
 try {
   if (parts.includes("ssr")) await viteSsr();
   if (parts.includes("rollup")) await rollup();
   if (parts.includes("next")) await next();
   if (parts.includes("sveltekit")) await sveltekit();
   if (parts.includes("nuxt")) await nuxt();
+  if (parts.includes("wrangler")) await wrangler();
 } finally {
   for (const browser of browsers.values()) await browser.close();
   rmSync(scratch, { recursive: true, force: true });
