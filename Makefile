@@ -107,7 +107,7 @@ frameworks: debug-server
 ## The packed package on Node 22, 24 and 26 (ESM and CommonJS: examples/node;
 ## `npm install --engine-strict` warning-free on each; `engines` an open
 ## lower bound), and
-## in the test runners' user projects, on Node 24: Jest 30 (examples/jest: jsdom,
+## in the test runners' user projects, on Node 22, 24 and 26: Jest 30 (examples/jest: jsdom,
 ## node) and Vitest 5 (examples/vitest: node, jsdom, happy-dom, browser mode in
 ## Chromium). Installs (npm ci) under target/runners/ only when a lock changed.
 runners: debug-server

@@ -11,8 +11,8 @@
 //   prints no engine warning. None of it depends on the machine's Node.
 // - examples/jest (Jest 30: jsdom with a mocked fetch, node against the
 //   server) and examples/vitest (Vitest 5: node, jsdom, happy-dom and
-//   browser mode in Chromium), each run on Node 24 as the user project it
-//   is: its package-lock.json installed with `npm ci` in a work folder under
+//   browser mode in Chromium), each run on Node 22, 24 and 26 as the user
+//   project it is: its package-lock.json installed with `npm ci` in a work folder under
 //   target/runners/ (again only when the lock changed), then the tarball
 //   installed there, as a user installs it.
 //
@@ -133,31 +133,37 @@ for (const line of nodeLines) {
   };
 }
 
-// Jest 30: users.jsdom.test.js (5 tests) and users.node.test.js (3 tests).
-checks["Jest 30 (jsdom, mocked fetch; node, against the server), Node 24"] = () => {
-  const dir = runnerProject("jest");
-  const out = join(dir, "report.json");
-  rmSync(out, { force: true });
-  try {
-    run(nodeBin(24), ["node_modules/jest/bin/jest.js", "--ci", "--json", `--outputFile=${out}`], dir);
-  } catch (err) {
-    if (!existsSync(out)) throw err;
-  }
-  return allPassed(JSON.parse(readFileSync(out, "utf8")), 8);
-};
+// Each runner project is installed once, then run on every Node line.
+const projects = {};
+const project = (name) => (projects[name] ??= runnerProject(name));
 
-// Vitest 5: users.test.js (3 tests) in each of its 4 projects.
-checks["Vitest 5 (node, jsdom, happy-dom, browser mode in Chromium), Node 24"] = () => {
-  const dir = runnerProject("vitest");
-  const out = join(dir, "report.json");
-  rmSync(out, { force: true });
-  try {
-    run(nodeBin(24), ["node_modules/vitest/vitest.mjs", "run", "--reporter=json", `--outputFile=${out}`], dir);
-  } catch (err) {
-    if (!existsSync(out)) throw err;
-  }
-  return allPassed(JSON.parse(readFileSync(out, "utf8")), 12);
-};
+for (const line of nodeLines) {
+  // Jest 30: users.jsdom.test.js (5 tests) and users.node.test.js (3 tests).
+  checks[`Jest 30 (jsdom, mocked fetch; node, against the server), Node ${line}`] = () => {
+    const dir = project("jest");
+    const out = join(dir, "report.json");
+    rmSync(out, { force: true });
+    try {
+      run(nodeBin(line), ["node_modules/jest/bin/jest.js", "--ci", "--json", `--outputFile=${out}`], dir);
+    } catch (err) {
+      if (!existsSync(out)) throw err;
+    }
+    return allPassed(JSON.parse(readFileSync(out, "utf8")), 8);
+  };
+
+  // Vitest 5: users.test.js (3 tests) in each of its 4 projects.
+  checks[`Vitest 5 (node, jsdom, happy-dom, browser mode in Chromium), Node ${line}`] = () => {
+    const dir = project("vitest");
+    const out = join(dir, "report.json");
+    rmSync(out, { force: true });
+    try {
+      run(nodeBin(line), ["node_modules/vitest/vitest.mjs", "run", "--reporter=json", `--outputFile=${out}`], dir);
+    } catch (err) {
+      if (!existsSync(out)) throw err;
+    }
+    return allPassed(JSON.parse(readFileSync(out, "utf8")), 12);
+  };
+}
 
 const { check, finish } = tally(expected);
 for (const [name, fn] of Object.entries(checks)) await check(name, fn);
