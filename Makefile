@@ -99,8 +99,9 @@ smoke: debug-server
 ## Rollup bundles for Node.js and a page (examples/rollup; the page in
 ## Chromium, Firefox and WebKit), SvelteKit 3 with adapter-node (a server
 ## `load`; examples/sveltekit) and Nuxt 4 (a Nitro server route, the .output
-## server run from a copy; examples/nuxt) and `wrangler dev --local`
-## (examples/worker in workerd), all three built and run on Node 24.
+## server run from a copy; examples/nuxt), Astro 7 with @astrojs/node (a
+## page rendered on the server; examples/astro) and `wrangler dev --local`
+## (examples/worker in workerd), all four built and run on Node 24.
 frameworks: debug-server
 	scripts/with-server.sh -- node tests/frameworks/run.mjs
 

@@ -18,14 +18,17 @@
 //   - Nuxt 4 (examples/nuxt): a Nitro server route calling the package;
 //     `nuxi build`, the .output server run from a copy in another folder
 //     and the route fetched.
+//   - Astro 7 with @astrojs/node (examples/astro): a page rendered on the
+//     server that calls the package; `astro build`, dist/server/entry.mjs
+//     run and the page fetched.
 //   - wrangler 4 (examples/worker): `wrangler dev --local`, which bundles the
 //     worker its own way and runs it in workerd; GET / fetched.
-//   These three need Node.js 22 or later: they are built and run on Node 24
+//   These four need Node.js 22 or later: they are built and run on Node 24
 //   (tests/node-lines).
 // Each must report the server's real numbers. Next.js and Rollup are
 // installed from their examples' locks in target/frameworks/NAME/, as are
 // SvelteKit and Nuxt, kept while the lock is unchanged. `node
-// tests/frameworks/run.mjs [ssr] [rollup] [next] [sveltekit] [nuxt]
+// tests/frameworks/run.mjs [ssr] [rollup] [next] [sveltekit] [nuxt] [astro]
 // [wrangler]` runs some parts. Prints `frameworks: N passed, M failed`
 // and exits non-zero on any failure.
 import { execFileSync, spawnSync } from "node:child_process";
@@ -38,7 +41,7 @@ import { enginesToRun, launch, LABELS } from "../lib/browsers.mjs";
 import { serve } from "../lib/pages.mjs";
 
 const api = apiUrl();
-const parts = process.argv.slice(2).length ? process.argv.slice(2) : ["ssr", "rollup", "next", "sveltekit", "nuxt", "wrangler"];
+const parts = process.argv.slice(2).length ? process.argv.slice(2) : ["ssr", "rollup", "next", "sveltekit", "nuxt", "astro", "wrangler"];
 
 const scratch = mkdtempSync(join(tmpdir(), "umc-frameworks-"));
 const tarball = pack(scratch);
@@ -278,7 +281,7 @@ async function next() {
 }
 
 /** The JSON in a page's <pre id="summary">, its HTML comments (hydration markers) left out. */
-async function svelteSummary(url) {
+async function pageSummary(url) {
   const html = (await get(url)).replace(/<!--[\s\S]*?-->/g, "");
   const text = html.match(/<pre id="summary">([^<]*)<\/pre>/)?.[1];
   if (text === undefined) throw new Error(`no <pre id="summary"> in ${url}: ${html.slice(0, 2000)}`);
@@ -302,7 +305,7 @@ async function sveltekit() {
     const port = await freePort();
     const server = await startServer(node, ["build"], { cwd: app, env: { ...env, PORT: String(port), HOST: "127.0.0.1" } }, /Listening on/);
     try {
-      return await svelteSummary(`http://127.0.0.1:${port}/`);
+      return await pageSummary(`http://127.0.0.1:${port}/`);
     } finally {
       await stop(server.child);
     }
@@ -338,6 +341,29 @@ async function nuxt() {
   }
 }
 
+// --- Astro 7, @astrojs/node ----------------------------------------------------
+async function astro() {
+  const node = nodeBin(24);
+  const app = await step("Astro: npm install (when its lock changed) and the tarball", () => lockedApp("astro"));
+  if (!app) return;
+  const astroEnv = { ...env, ASTRO_TELEMETRY_DISABLED: "1" };
+  const built = await step("Astro 7, @astrojs/node: astro build (Node 24)", () => {
+    rmSync(join(app, "dist"), { recursive: true, force: true });
+    build(node, ["node_modules/astro/bin/astro.mjs", "build"], { cwd: app, env: astroEnv });
+    return true;
+  });
+  if (!built) return;
+  await check("Astro 7, @astrojs/node: dist/server/entry.mjs, the page rendered on the server (Node 24)", async () => {
+    const port = await freePort();
+    const server = await startServer(node, ["dist/server/entry.mjs"], { cwd: app, env: { ...astroEnv, PORT: String(port), HOST: "127.0.0.1" } }, /Server listening on|listening/i);
+    try {
+      return await pageSummary(`http://127.0.0.1:${port}/`);
+    } finally {
+      await stop(server.child);
+    }
+  });
+}
+
 // --- wrangler 4: wrangler dev, workerd ------------------------------------------
 async function wrangler() {
   const node = nodeBin(24);
@@ -362,6 +388,7 @@ try {
   if (parts.includes("next")) await next();
   if (parts.includes("sveltekit")) await sveltekit();
   if (parts.includes("nuxt")) await nuxt();
+  if (parts.includes("astro")) await astro();
   if (parts.includes("wrangler")) await wrangler();
 } finally {
   for (const browser of browsers.values()) await browser.close();
