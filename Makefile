@@ -158,7 +158,10 @@ component-tests: debug-server component
 ## The book (docs/) built by mdBook into target/book/, any warning failing
 ## it, with the JS API reference (TypeDoc, from the shipped .d.ts) and the
 ## Rust one (rustdoc) beside its pages; then every relative link of every
-## Markdown file checked (scripts/check-links.mjs).
+## Markdown file checked (scripts/check-links.mjs), and the README's "Where it
+## runs": a Tested and an Expected-only table, every path they name existing,
+## each tested example named by the test its row names
+## (scripts/check-where-it-runs.mjs).
 docs: setup-docs
 	scripts/book.sh
 

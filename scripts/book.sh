@@ -5,7 +5,8 @@
 # the declaration files the npm package ships: npm/*.d.ts, which
 # npm/build.mjs copies into pkg/ as they are) and api/rust/ (rustdoc of the
 # library for wasm32, as `make lint` builds it); then every relative link of
-# every Markdown file checked (scripts/check-links.mjs).
+# every Markdown file checked (scripts/check-links.mjs), and the README's
+# "Where it runs" tables (scripts/check-where-it-runs.mjs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -26,4 +27,5 @@ mkdir -p "$out/api/rust"
 cp -R target/wasm32-unknown-unknown/doc/. "$out/api/rust/"
 
 node scripts/check-links.mjs
+node scripts/check-where-it-runs.mjs
 echo "book: target/book/index.html"
