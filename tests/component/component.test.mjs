@@ -1,26 +1,31 @@
 // The component (target/component/user-management-client.wasm) against the
-// reference server, in three hosts: transpiled by jco and run here in Node,
-// in wasmtime (component/host, one instance for the whole run), and
-// transpiled by jco for browsers (JSPI) in headless Chromium. All run the
-// one table in cases.json; after every failure the next call on the same
-// instance must work. Needs USERS_API_URL (scripts/with-server.sh --faults)
-// and `make component`.
+// reference server, in four hosts: transpiled by jco and run here in Node;
+// the wasmtime CLI (`wasmtime run -S http --invoke`, one process a call, the
+// component compiled ahead once); wasmtime-py (python_host.py, one instance
+// for the whole run); and transpiled by jco for browsers (JSPI) in headless
+// Chromium. All run the one table in cases.json; after every failure the
+// next call (on the same instance, where the host keeps one) must work; and
+// every host must have run every case. examples/python/count_users.py runs
+// too. Needs USERS_API_URL (scripts/with-server.sh --faults), `make
+// component`, and the wasmtime CLI and wasmtime-py in target/venv
+// (scripts/setup.sh).
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { launchChromium } from "../lib/browsers.mjs";
 import { apiUrl, freePort } from "../lib/harness.mjs";
 import { serve } from "../lib/pages.mjs";
 import { leakedPiece } from "../../js/tests/common/helpers.js";
+import { invocation, parse } from "./wave.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const server = apiUrl();
 const wasm = `${root}target/component/user-management-client.wasm`;
 const transpiled = `${root}target/component/jco/user-management-client.js`;
-const hostBin = process.env.COMPONENT_HOST ?? "user-management-component-host";
+const venv = `${root}target/venv/bin`;
 const { cases } = JSON.parse(readFileSync(new URL("./cases.json", import.meta.url), "utf8"));
 
 // jco gives s64 and u64 as BigInt and `option` none as undefined: as JSON.
@@ -43,15 +48,45 @@ async function jcoHost() {
   };
 }
 
-/** The component in wasmtime: one JSON line per call, one instance. */
-async function wasmtimeHost() {
-  const child = spawn(hostBin, [wasm], { stdio: ["pipe", "pipe", "inherit"] });
+/**
+ * The component in the wasmtime CLI, as its users run it: compiled ahead
+ * once (`wasmtime compile`), then one `wasmtime run -S http --invoke` per
+ * call, the call written in WAVE and its printed result read back. An
+ * `err(...)` is printed and exits 0 like an `ok(...)`; a trap exits non-zero.
+ */
+async function wasmtimeCliHost() {
+  const wasmtime = `${venv}/wasmtime`;
+  const compiled = `${root}target/component/user-management-client.cwasm`;
+  execFileSync(wasmtime, ["compile", wasm, "-o", compiled], { stdio: ["ignore", "inherit", "inherit"] });
+  const run = (expression) =>
+    new Promise((resolve) => {
+      const child = spawn(wasmtime, ["run", "-S", "http", "--allow-precompiled", "--invoke", expression, compiled], {
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.setEncoding("utf8").on("data", (chunk) => (stdout += chunk));
+      child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr += chunk));
+      child.on("error", (error) => resolve({ trap: `wasmtime did not start (${error.message}): run scripts/setup.sh` }));
+      child.on("close", (code) => resolve(code === 0 ? parse(stdout.trim()) : { trap: `wasmtime exited ${code}: ${stderr}` }));
+    });
+  return {
+    call: (op, options, params) => run(invocation(op, options, params)),
+    close() {},
+  };
+}
+
+/** The component in wasmtime-py (python_host.py): one JSON line per call, one instance. */
+async function pythonHost() {
+  const child = spawn(`${venv}/python`, [fileURLToPath(new URL("./python_host.py", import.meta.url)), wasm], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
   // A host that died is reported by `exited`, not by a write to its stdin.
   child.stdin.on("error", () => {});
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const exited = new Promise((resolve) => {
     child.on("exit", (code) => resolve({ trap: `the host exited (${code})` }));
-    child.on("error", (error) => resolve({ trap: `the host did not start (${error.message}): run make setup` }));
+    child.on("error", (error) => resolve({ trap: `the host did not start (${error.message}): run scripts/setup.sh` }));
   });
   return {
     async call(op, options, params) {
@@ -125,7 +160,9 @@ function includes(actual, expected, where = "") {
   for (const [key, value] of Object.entries(expected)) includes(actual[key], value, `${where}.${key}`);
 }
 
-const hosts = [["jco", jcoHost], ["wasmtime", wasmtimeHost], ["chromium", chromiumHost]];
+const hosts = [["jco", jcoHost], ["wasmtime CLI", wasmtimeCliHost], ["wasmtime-py", pythonHost], ["chromium", chromiumHost]];
+/** How many cases each host ran to the end. */
+const ran = Object.fromEntries(hosts.map(([hostName]) => [hostName, 0]));
 for (const [hostName, makeHost] of hosts) {
   describe(`component in ${hostName}`, () => {
     let host;
@@ -138,7 +175,7 @@ for (const [hostName, makeHost] of hosts) {
 
     cases.forEach((c, index) => {
       test(c.name, async () => {
-        const key = `${hostName}-${index}-${process.pid}`;
+        const key = `${hostName.replace(/\W+/g, "-")}-${index}-${process.pid}`;
         let scenario;
         const baseUrl = c.options.baseUrl
           .replace("{server}", server)
@@ -191,7 +228,21 @@ for (const [hostName, makeHost] of hosts) {
         // The same instance answers the next call.
         const next = await host.call("count", { baseUrl: server, headers: [] }, {});
         assert.equal(next.ok?.status, 200, `the next call: ${JSON.stringify(next)}`);
+        ran[hostName] += 1;
       });
     });
   });
 }
+
+// Runs after every host's cases: each ran the whole table.
+test("every host ran every case", () => {
+  assert.ok(cases.length > 0, "cases.json has cases");
+  assert.deepEqual(ran, Object.fromEntries(hosts.map(([hostName]) => [hostName, cases.length])));
+});
+
+// examples/python: a user's program calling the component through wasmtime-py.
+test("examples/python/count_users.py prints the server's count of active users", async () => {
+  const out = execFileSync(`${venv}/python`, [`${root}examples/python/count_users.py`, wasm, server], { encoding: "utf8" });
+  const answer = await direct("count", { active: "true" });
+  assert.deepEqual(JSON.parse(out), { status: 200, totalUsers: answer.result.totalUsers });
+});

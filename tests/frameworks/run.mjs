@@ -12,22 +12,36 @@
 //     Router and Pages Router) and a "use client" page, checked in headless
 //     Chromium with no console error; a build that prints anything about the
 //     package fails.
+//   - SvelteKit 3 with adapter-node (examples/sveltekit): a page whose
+//     server `load` calls the package; `vite build`, the built server
+//     (`node build`) run and the page fetched.
+//   - Nuxt 4 (examples/nuxt): a Nitro server route calling the package;
+//     `nuxi build`, the .output server run from a copy in another folder
+//     and the route fetched.
+//   - Astro 7 with @astrojs/node (examples/astro): a page rendered on the
+//     server that calls the package; `astro build`, dist/server/entry.mjs
+//     run and the page fetched.
+//   - wrangler 4 (examples/worker): `wrangler dev --local`, which bundles the
+//     worker its own way and runs it in workerd; GET / fetched.
+//   These four need Node.js 22 or later: they are built and run on Node 24
+//   (tests/node-lines).
 // Each must report the server's real numbers. Next.js and Rollup are
-// installed from their examples' locks in target/frameworks/NAME/, kept
-// while the lock is unchanged. `node tests/frameworks/run.mjs [ssr]
-// [rollup] [next]` runs some parts. Prints `frameworks: N passed, M failed`
+// installed from their examples' locks in target/frameworks/NAME/, as are
+// SvelteKit and Nuxt, kept while the lock is unchanged. `node
+// tests/frameworks/run.mjs [ssr] [rollup] [next] [sveltekit] [nuxt] [astro]
+// [wrangler]` runs some parts. Prints `frameworks: N passed, M failed`
 // and exits non-zero on any failure.
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { apiUrl, bin, expectedSummary, freePort, lastJson, npmInstall, pack, repo, startUntil, stop, tally } from "../lib/harness.mjs";
+import { apiUrl, bin, expectedSummary, freePort, lastJson, nodeBin, npmInstall, pack, repo, startUntil, stop, tally } from "../lib/harness.mjs";
 import { enginesToRun, launch, LABELS } from "../lib/browsers.mjs";
 import { serve } from "../lib/pages.mjs";
 
 const api = apiUrl();
-const parts = process.argv.slice(2).length ? process.argv.slice(2) : ["ssr", "rollup", "next"];
+const parts = process.argv.slice(2).length ? process.argv.slice(2) : ["ssr", "rollup", "next", "sveltekit", "nuxt", "astro", "wrangler"];
 
 const scratch = mkdtempSync(join(tmpdir(), "umc-frameworks-"));
 const tarball = pack(scratch);
@@ -173,7 +187,7 @@ function lockedApp(name) {
   const app = join(repo, "target/frameworks", name);
   mkdirSync(app, { recursive: true });
   for (const entry of readdirSync(app)) if (entry !== "node_modules") rmSync(join(app, entry), { recursive: true, force: true });
-  cpSync(join(repo, "examples", name), app, { recursive: true, filter: (src) => !/(^|\/)(node_modules|\.next|dist)(\/|$)/.test(relative(repo, src)) });
+  cpSync(join(repo, "examples", name), app, { recursive: true, filter: (src) => !/(^|\/)(node_modules|\.next|\.nuxt|\.output|\.svelte-kit|build|dist)(\/|$)/.test(relative(repo, src)) });
   const manifest = JSON.parse(readFileSync(join(app, "package.json"), "utf8"));
   delete manifest.dependencies["user-management-client"];
   writeFileSync(join(app, "package.json"), JSON.stringify(manifest, null, 2));
@@ -266,10 +280,116 @@ async function next() {
     { appEdge: false });
 }
 
+/** The JSON in a page's <pre id="summary">, its HTML comments (hydration markers) left out. */
+async function pageSummary(url) {
+  const html = (await get(url)).replace(/<!--[\s\S]*?-->/g, "");
+  const text = html.match(/<pre id="summary">([^<]*)<\/pre>/)?.[1];
+  if (text === undefined) throw new Error(`no <pre id="summary"> in ${url}: ${html.slice(0, 2000)}`);
+  const entities = { amp: "&", lt: "<", gt: ">", quot: '"' };
+  return JSON.parse(text.replace(/&(?:#(\d+)|#x([0-9a-f]+)|(\w+));/gi,
+    (_, dec, hex, name) => (dec ? String.fromCharCode(dec) : hex ? String.fromCharCode(parseInt(hex, 16)) : entities[name])));
+}
+
+// --- SvelteKit 3, adapter-node ------------------------------------------------
+async function sveltekit() {
+  const node = nodeBin(24);
+  const app = await step("SvelteKit: npm install (when its lock changed) and the tarball", () => lockedApp("sveltekit"));
+  if (!app) return;
+  const built = await step("SvelteKit 3, adapter-node: vite build (Node 24)", () => {
+    rmSync(join(app, "build"), { recursive: true, force: true });
+    build(node, ["node_modules/vite/bin/vite.js", "build", "--logLevel", "warn"], { cwd: app });
+    return true;
+  });
+  if (!built) return;
+  await check("SvelteKit 3, adapter-node: node build, the page's server load (Node 24)", async () => {
+    const port = await freePort();
+    const server = await startServer(node, ["build"], { cwd: app, env: { ...env, PORT: String(port), HOST: "127.0.0.1" } }, /Listening on/);
+    try {
+      return await pageSummary(`http://127.0.0.1:${port}/`);
+    } finally {
+      await stop(server.child);
+    }
+  });
+}
+
+// --- Nuxt 4, a Nitro server route ---------------------------------------------
+async function nuxt() {
+  const node = nodeBin(24);
+  const app = await step("Nuxt: npm install (when its lock changed) and the tarball", () => lockedApp("nuxt"));
+  if (!app) return;
+  const built = await step("Nuxt 4: nuxi build (Node 24)", () => {
+    rmSync(join(app, ".output"), { recursive: true, force: true });
+    build(node, ["node_modules/@nuxt/cli/bin/nuxi.mjs", "build"], { cwd: app });
+    // The server alone, in a folder with no node_modules of the app above it.
+    const copy = mkdtempSync(join(tmpdir(), "umc-nuxt-output-"));
+    cpSync(join(app, ".output"), copy, { recursive: true });
+    return copy;
+  });
+  if (!built) return;
+  try {
+    await check("Nuxt 4: the .output server run from a copy, GET /summary (Node 24)", async () => {
+      const port = await freePort();
+      const server = await startServer(node, ["server/index.mjs"], { cwd: built, env: { ...env, PORT: String(port), HOST: "127.0.0.1" } }, /Listening on/);
+      try {
+        return JSON.parse(await get(`http://127.0.0.1:${port}/summary`));
+      } finally {
+        await stop(server.child);
+      }
+    });
+  } finally {
+    rmSync(built, { recursive: true, force: true });
+  }
+}
+
+// --- Astro 7, @astrojs/node ----------------------------------------------------
+async function astro() {
+  const node = nodeBin(24);
+  const app = await step("Astro: npm install (when its lock changed) and the tarball", () => lockedApp("astro"));
+  if (!app) return;
+  const astroEnv = { ...env, ASTRO_TELEMETRY_DISABLED: "1" };
+  const built = await step("Astro 7, @astrojs/node: astro build (Node 24)", () => {
+    rmSync(join(app, "dist"), { recursive: true, force: true });
+    build(node, ["node_modules/astro/bin/astro.mjs", "build"], { cwd: app, env: astroEnv });
+    return true;
+  });
+  if (!built) return;
+  await check("Astro 7, @astrojs/node: dist/server/entry.mjs, the page rendered on the server (Node 24)", async () => {
+    const port = await freePort();
+    const server = await startServer(node, ["dist/server/entry.mjs"], { cwd: app, env: { ...astroEnv, PORT: String(port), HOST: "127.0.0.1" } }, /Server listening on|listening/i);
+    try {
+      return await pageSummary(`http://127.0.0.1:${port}/`);
+    } finally {
+      await stop(server.child);
+    }
+  });
+}
+
+// --- wrangler 4: wrangler dev, workerd ------------------------------------------
+async function wrangler() {
+  const node = nodeBin(24);
+  const app = await step("wrangler: npm install (when its lock changed) and the tarball", () => lockedApp("worker"));
+  if (!app) return;
+  await check("Cloudflare Workers: wrangler dev --local (workerd), GET / (Node 24)", async () => {
+    const port = await freePort();
+    const args = ["node_modules/wrangler/bin/wrangler.js", "dev", "--local", "--ip", "127.0.0.1", "--port", String(port),
+      "--var", `USERS_API_URL:${api}`];
+    const server = await startServer(node, args, { cwd: app, env: { ...env, WRANGLER_SEND_METRICS: "false", CI: "true" } }, /Ready on/);
+    try {
+      return JSON.parse(await get(`http://127.0.0.1:${port}/`));
+    } finally {
+      await stop(server.child);
+    }
+  });
+}
+
 try {
   if (parts.includes("ssr")) await viteSsr();
   if (parts.includes("rollup")) await rollup();
   if (parts.includes("next")) await next();
+  if (parts.includes("sveltekit")) await sveltekit();
+  if (parts.includes("nuxt")) await nuxt();
+  if (parts.includes("astro")) await astro();
+  if (parts.includes("wrangler")) await wrangler();
 } finally {
   for (const browser of browsers.values()) await browser.close();
   rmSync(scratch, { recursive: true, force: true });

