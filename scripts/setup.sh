@@ -177,5 +177,5 @@ say "ready: $(wasm-pack --version), wasm-bindgen $(wasm-bindgen --version | awk 
 say "Python: $("$venv/bin/mdbook" --version), $("$venv/bin/wasmtime" --version), wasmtime-py $("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("wasmtime"))'), $("$venv/bin/schemathesis" --version)"
 say "Node.js lines: $(for line in tests/node-lines/node_modules/node*/bin/node; do printf '%s ' "$("$line" --version)"; done)"
 say "browsers: $(chromium --version 2>/dev/null); $(firefox-esr --version 2>/dev/null); WebKitGTK (WebKitWebDriver, MiniBrowser) $(dpkg-query -W -f '${Version}' webkit2gtk-driver)"
-say "drivers: $(chromedriver --version | awk '{print $1, $2}'); $(geckodriver --version | head -n 1); Xvfb $(dpkg-query -W -f '${Version}' xvfb)"
+say "drivers: $(chromedriver --version | awk '{print $1, $2}'); $(geckodriver --version | awk 'NR == 1'); Xvfb $(dpkg-query -W -f '${Version}' xvfb)"
 say "set-up done in $((SECONDS - started_all)) s"
