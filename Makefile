@@ -83,12 +83,14 @@ load: debug-server
 ## package installed and used in Node (ESM, CommonJS, bundled), Bun (import,
 ## require), Deno, workerd, and Chromium, Firefox and WebKit (plain modules,
 ## esbuild, Vite build and dev server, webpack, the manual loader); and its
-## types under each resolver. publint runs
+## types under each resolver, and with TypeScript 5.9 (tests/openapi's), the
+## oldest the book's Compatibility page names. publint runs
 ## with NO_COLOR: with CI set it colours its output, and the check reads text.
 smoke: debug-server
 	attw --pack pkg --format table-flipped
 	@out=$$(NO_COLOR=1 publint --strict pkg 2>&1); echo "$$out"; grep -q '^All good!$$' <<<"$$out" || { echo "publint: not all good" >&2; exit 1; }
 	tsc -p tests/types
+	tests/openapi/node_modules/.bin/tsc -p tests/types
 	scripts/with-server.sh -- node tests/smoke/run.mjs
 
 ## The packed package in frameworks, against the server: a Next.js 16 app
@@ -115,7 +117,7 @@ runners: debug-server
 	scripts/with-server.sh -- node tests/runners/run.mjs
 
 ## The packed package where importing must not wait for the .wasm, in the
-## browser engines (Chromium): a page whose .wasm the test server holds back
+## browser engines (Chromium, Firefox and WebKit): a page whose .wasm the test server holds back
 ## until the page's own code has run, whose first call then succeeds; and a
 ## module Web Worker calling the API, built by webpack (a web-target page's
 ## `new Worker(new URL(…))`, and `target: "webworker"`), Vite (its default

@@ -1,7 +1,7 @@
-// Types of user-management-client. This file restates the public contract
-// (shared/contract.md) exactly, and declares Symbol.dispose for projects
-// whose TypeScript lib lacks it (at the end); tests/types/contract.ts checks
-// it with `tsc --strict`, including the calls it must refuse.
+// Types of user-management-client: every export of the package, as the
+// book's reference documents them, and Symbol.dispose for projects whose
+// TypeScript lib lacks it (at the end). The repository's type test compiles
+// against this file with `tsc --strict`, including the calls it must refuse.
 
 export type Active = "all" | "true" | "false";
 

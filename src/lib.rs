@@ -1,27 +1,4 @@
-//! `user-management-client`: a strict, small client for the User Management
-//! API (`count_users`, `list_users`) for Rust programs compiled to `wasm32`
-//! (Leptos, Yew, Dioxus, workers-rs). The npm package's JS API is a thin
-//! layer over this crate, in its own crate (`js/`): an app that depends on
-//! this one gets no JS exports in its `.wasm`.
-//!
-//! ```no_run
-//! # async fn run() -> Result<(), user_management_client::Error> {
-//! use std::time::Duration;
-//! use user_management_client::{
-//!     Active, CallOptions, ClientOptions, Count, CountParams, Envelope, UsersClient,
-//! };
-//!
-//! let client = UsersClient::new(
-//!     ClientOptions::new("https://api.example.com")
-//!         .header("x-tenant", "acme")
-//!         .timeout(Duration::from_secs(5))
-//!         .retries(3),
-//! )?;
-//! let params = CountParams { active: Some(Active::True), ..Default::default() };
-//! let count: Envelope<Count> = client.count_users(&params, &CallOptions::default()).await?;
-//! assert_eq!(count.status, 200);
-//! # Ok(()) }
-//! ```
+#![doc = include_str!("../README.crate.md")]
 //!
 //! # Layout
 //!
@@ -81,6 +58,29 @@ mod wire;
 
 #[doc(hidden)]
 pub mod binding;
+
+/// The Rust samples of the README and the book, compiled (and, where they
+/// need no server, run) by `cargo test --doc`: a sample that stops
+/// compiling fails the tests.
+#[cfg(doctest)]
+mod samples {
+    #[doc = include_str!("../README.md")]
+    mod readme {}
+    #[doc = include_str!("../docs/src/rust.md")]
+    mod rust_page {}
+    #[doc = include_str!("../docs/src/recipes.md")]
+    mod recipes {}
+    #[doc = include_str!("../docs/src/errors.md")]
+    mod errors {}
+    #[doc = include_str!("../docs/src/retries.md")]
+    mod retries {}
+    #[doc = include_str!("../docs/src/hooks.md")]
+    mod hooks {}
+    #[doc = include_str!("../docs/src/troubleshooting.md")]
+    mod troubleshooting {}
+    #[doc = include_str!("../docs/src/component.md")]
+    mod component {}
+}
 
 pub use api::client::UsersClient;
 pub use api::hooks::{AttemptInfo, Hook, Hooks, ResponseInfo, RetryInfo};

@@ -34,3 +34,11 @@ test("the web target's download fits the size budget", () => {
   console.log(`total: ${total} B gzip -9 (budget ${BUDGET_BYTES} B)`);
   assert.ok(total <= BUDGET_BYTES, `${total} B gzipped is over the budget of ${BUDGET_BYTES} B`);
 });
+
+// The book's one page of sizes (docs/src/size.md) states this budget: a
+// change of the budget without the page fails here.
+test("the book's size page names this budget", () => {
+  const page = readFileSync(new URL("../../docs/src/size.md", import.meta.url), "utf8");
+  const budget = `${BUDGET_BYTES.toLocaleString("en-US")} B`;
+  assert.ok(page.includes(budget), `docs/src/size.md does not name the budget, ${budget}`);
+});
