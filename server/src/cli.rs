@@ -1,4 +1,4 @@
-//! Command-line flags, parsed by hand: five flags do not justify a parser
+//! Command-line flags, parsed by hand: a few flags do not justify a parser
 //! crate, and tests need exact exit codes (2 for bad usage).
 
 use std::ffi::OsString;
@@ -19,7 +19,19 @@ Options:
   --www DIR     static files served at / (default www)
   --pkg DIR     static files served at /pkg/ (default pkg)
   --faults      also serve /faults/{scenario}/{key}/api/users[/count], which
-                misbehave on purpose (for the client's tests)
+                misbehave on purpose (for the client's tests); never expose
+                a server started with it beyond loopback
+  --cors-origin ORIGIN
+                also let pages from ORIGIN (like https://app.example:8443)
+                read the answers; repeatable. The server's own origin and
+                http://127.0.0.1, http://localhost and http://[::1] on any
+                port always may
+  --cors-credentials
+                allow credentials (cookies, HTTP auth) for the --cors-origin
+                origins only
+  --allow-host HOST
+                also answer requests whose Host header names HOST (besides
+                the bound address and the loopback names); repeatable
   -h, --help    print this help
 
 When ready, prints one line to stdout: Listening on http://HOST:PORT";
@@ -42,6 +54,14 @@ pub struct Config {
     pub pkg: PathBuf,
     /// Whether the fault routes are on.
     pub faults: bool,
+    /// Origins allowed besides the server's own and the loopback ones,
+    /// as `scheme://host[:port]` in lower case.
+    pub cors_origins: Vec<String>,
+    /// Whether the listed origins may send credentials.
+    pub cors_credentials: bool,
+    /// Host names answered besides the bound address and loopback, in
+    /// lower case.
+    pub allowed_hosts: Vec<String>,
 }
 
 impl Default for Config {
@@ -53,6 +73,9 @@ impl Default for Config {
             www: PathBuf::from("www"),
             pkg: PathBuf::from("pkg"),
             faults: false,
+            cors_origins: Vec::new(),
+            cors_credentials: false,
+            allowed_hosts: Vec::new(),
         }
     }
 }
@@ -82,6 +105,10 @@ pub fn parse<I: IntoIterator<Item = OsString>>(args: I) -> Result<Command, Strin
             config.faults = true;
             continue;
         }
+        if arg == "--cors-credentials" {
+            config.cors_credentials = true;
+            continue;
+        }
         let (flag, inline) = match arg.split_once('=') {
             Some((flag, value)) if flag.starts_with("--") => {
                 (flag.to_owned(), Some(value.to_owned()))
@@ -90,7 +117,7 @@ pub fn parse<I: IntoIterator<Item = OsString>>(args: I) -> Result<Command, Strin
         };
         if !matches!(
             flag.as_str(),
-            "--bind" | "--db" | "--seed" | "--www" | "--pkg"
+            "--bind" | "--db" | "--seed" | "--www" | "--pkg" | "--cors-origin" | "--allow-host"
         ) {
             return Err(if flag.starts_with('-') {
                 format!("unknown option {flag}")
@@ -111,10 +138,56 @@ pub fn parse<I: IntoIterator<Item = OsString>>(args: I) -> Result<Command, Strin
             "--db" => config.db = value,
             "--seed" => config.seed = parse_seed(&value)?,
             "--www" => config.www = PathBuf::from(value),
-            _ => config.pkg = PathBuf::from(value),
+            "--pkg" => config.pkg = PathBuf::from(value),
+            "--cors-origin" => config.cors_origins.push(parse_origin(&value)?),
+            _ => config.allowed_hosts.push(parse_host(&value)?),
         }
     }
+    if config.cors_credentials && config.cors_origins.is_empty() {
+        return Err("--cors-credentials needs at least one --cors-origin".to_owned());
+    }
     Ok(Command::Run(config))
+}
+
+/// Accepts an origin as browsers send it: `http` or `https`, a host and an
+/// optional port, nothing else (no path, no wildcard, not `null`).
+fn parse_origin(value: &str) -> Result<String, String> {
+    let lower = value.to_ascii_lowercase();
+    let valid = lower
+        .split_once("://")
+        .filter(|(scheme, _)| matches!(*scheme, "http" | "https"))
+        .and_then(|(_, authority)| crate::host::split_authority(authority))
+        .is_some_and(|(host, _)| is_host_name(host));
+    if valid {
+        Ok(lower)
+    } else {
+        Err(format!(
+            "--cors-origin: {value:?} is not an origin like https://app.example:8443"
+        ))
+    }
+}
+
+/// Accepts a host name or an IP address, without a port.
+fn parse_host(value: &str) -> Result<String, String> {
+    let lower = value.to_ascii_lowercase();
+    if is_host_name(&lower) {
+        Ok(lower)
+    } else {
+        Err(format!(
+            "--allow-host: {value:?} is not a host name like devbox.lan"
+        ))
+    }
+}
+
+/// Letters, digits, dots and hyphens, or a bracketed IPv6 address.
+fn is_host_name(host: &str) -> bool {
+    if let Some(inner) = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+        return inner.parse::<std::net::Ipv6Addr>().is_ok();
+    }
+    !host.is_empty()
+        && host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-')
 }
 
 /// Accepts `IP:PORT` or `host:port` (resolved once, first address wins).
@@ -183,5 +256,34 @@ mod tests {
         assert!(run(&["--seed", "1000001"]).is_err());
         assert!(run(&["--bind", "not an address"]).is_err());
         assert!(run(&["--db", ""]).is_err());
+        assert!(run(&["--cors-origin", "*"]).is_err());
+        assert!(run(&["--cors-origin", "null"]).is_err());
+        assert!(run(&["--cors-origin", "ftp://x.example"]).is_err());
+        assert!(run(&["--cors-origin", "https://x.example/"]).is_err());
+        assert!(run(&["--cors-origin", "https://u@x.example"]).is_err());
+        assert!(run(&["--cors-credentials"]).is_err());
+        assert!(run(&["--allow-host", "a b"]).is_err());
+        assert!(run(&["--allow-host", "a.example:80"]).is_err());
+    }
+
+    #[test]
+    fn cors_and_host_flags_repeat_and_are_lower_cased() {
+        let Command::Run(config) = run(&[
+            "--cors-origin",
+            "https://App.Example:8443",
+            "--cors-origin=http://[::1]:3000",
+            "--cors-credentials",
+            "--allow-host",
+            "DevBox.lan",
+        ])
+        .unwrap() else {
+            panic!("expected run");
+        };
+        assert_eq!(
+            config.cors_origins,
+            ["https://app.example:8443", "http://[::1]:3000"]
+        );
+        assert!(config.cors_credentials);
+        assert_eq!(config.allowed_hosts, ["devbox.lan"]);
     }
 }

@@ -8,9 +8,11 @@
 #![deny(missing_docs)]
 
 mod cli;
+mod cors;
 mod db;
 mod envelope;
 mod faults;
+mod host;
 mod params;
 mod routes;
 mod seed;
@@ -71,7 +73,7 @@ async fn serve(config: cli::Config, db: Arc<db::Db>) -> Result<(), String> {
     let local = listener
         .local_addr()
         .map_err(|e| format!("cannot read the bound address: {e}"))?;
-    let app = routes::app(db, &config.www, &config.pkg, config.faults);
+    let app = routes::app(db, &config, local);
 
     // Small JSON answers should not wait for Nagle's algorithm.
     let listener = listener.tap_io(|tcp| {

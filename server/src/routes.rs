@@ -1,28 +1,30 @@
 //! HTTP routing: the two API operations, their OpenAPI document, static
-//! files, CORS and the error envelopes for everything axum would otherwise
-//! answer in plain text.
+//! files, the layers around them (host check, CORS) and the error envelopes
+//! for everything axum would otherwise answer in plain text.
 
 use std::any::Any;
+use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, RawQuery, State};
 use axum::handler::HandlerWithoutStateExt;
-use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri};
-use axum::middleware::map_response;
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
+use axum::middleware::{from_fn_with_state, map_response};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use serde::Serialize;
 use tower_http::catch_panic::CatchPanicLayer;
-use tower_http::cors::CorsLayer;
 use tower_http::services::ServeDir;
 
+use crate::cli::Config;
+use crate::cors::{self, OriginPolicy};
 use crate::db::{Db, User};
 use crate::envelope::{self, ApiError};
+use crate::host::{self, HostPolicy};
 use crate::params::{self, RawParams};
 
 /// Request bodies beyond this get a 413 envelope; real parameter sets are tiny.
@@ -58,14 +60,14 @@ struct ListResult {
     page_size: u64,
 }
 
-/// Builds the whole application.
-pub fn app(db: Arc<Db>, www: &Path, pkg: &Path, faults: bool) -> Router {
+/// Builds the whole application, for a server bound to `local`.
+pub fn app(db: Arc<Db>, config: &Config, local: SocketAddr) -> Router {
     let mut api = Router::new()
         .route("/api/users/count", post(count).fallback(post_only))
         .route("/api/users", post(list).fallback(post_only))
         .route("/openapi.json", get(openapi_document).fallback(get_only))
         .with_state(db);
-    if faults {
+    if config.faults {
         api = api.nest("/faults", crate::faults::router());
     }
 
@@ -77,14 +79,21 @@ pub fn app(db: Arc<Db>, www: &Path, pkg: &Path, faults: bool) -> Router {
             .fallback(not_found.into_service())
     };
 
-    api.nest_service("/pkg", static_dir(pkg))
-        .fallback_service(static_dir(www))
+    let hosts = Arc::new(HostPolicy::new(local, config.allowed_hosts.clone()));
+    let origins = Arc::new(OriginPolicy::new(
+        config.cors_origins.clone(),
+        config.cors_credentials,
+        Arc::clone(&hosts),
+    ));
+    api.nest_service("/pkg", static_dir(&config.pkg))
+        .fallback_service(static_dir(&config.www))
         .layer(map_response(csp_on_html))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(CatchPanicLayer::custom(panic_response))
+        .layer(from_fn_with_state(hosts, host::check))
         // Outermost, so error envelopes carry CORS headers too and browser
         // clients can read them.
-        .layer(cors())
+        .layer(cors::layer(origins))
 }
 
 /// Adds [`CONTENT_SECURITY_POLICY`] to HTML answers (the demo page).
@@ -101,19 +110,6 @@ async fn csp_on_html(mut response: Response) -> Response {
         );
     }
     response
-}
-
-/// Any origin, with credentials, mirroring requested methods and headers.
-fn cors() -> CorsLayer {
-    CorsLayer::very_permissive()
-        .expose_headers([
-            header::RETRY_AFTER,
-            header::ALLOW,
-            header::CONTENT_LENGTH,
-            HeaderName::from_static("x-request-id"),
-        ])
-        // Lets browsers cache preflights, so benchmarks measure requests.
-        .max_age(Duration::from_secs(600))
 }
 
 /// `POST /api/users/count`.
