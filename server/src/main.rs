@@ -7,15 +7,18 @@
 
 #![deny(missing_docs)]
 
+mod body;
 mod cli;
 mod cors;
 mod db;
 mod envelope;
 mod faults;
+mod headers;
 mod host;
 mod params;
 mod routes;
 mod seed;
+mod static_files;
 
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};

@@ -279,10 +279,17 @@ fn the_demo_page_has_a_strict_content_security_policy() {
         assert!(!csp.contains("'unsafe-inline'"), "{csp}");
         assert!(!csp.contains("'unsafe-eval'"), "{csp}");
     }
-    // Only pages carry it: not the API's JSON, not the package's files.
+    // Only pages carry it; the API's JSON and the package's files carry
+    // one that allows nothing.
     let api = server.post_json("/api/users/count", "{}");
     assert_eq!(api.status, 200);
-    assert_eq!(api.header("content-security-policy"), None);
+    assert_eq!(
+        api.header("content-security-policy"),
+        Some("default-src 'none'")
+    );
     let wasm = server.request("GET", "/pkg/x.wasm", &[], b"");
-    assert_eq!(wasm.header("content-security-policy"), None);
+    assert_eq!(
+        wasm.header("content-security-policy"),
+        Some("default-src 'none'")
+    );
 }
