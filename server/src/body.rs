@@ -1,5 +1,8 @@
-//! Reading a request body: at most [`BODY_LIMIT`] bytes, and every failure
-//! an error envelope (axum's own body extractors answer in plain text).
+//! Reading a request body: at most [`BODY_LIMIT`] bytes within the body
+//! timeout, and every failure an error envelope (axum's own body extractors
+//! answer in plain text).
+
+use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
@@ -10,6 +13,11 @@ use crate::envelope::ApiError;
 
 /// Request bodies beyond this get a 413 envelope; real parameter sets are tiny.
 pub const BODY_LIMIT: usize = 64 * 1024;
+
+/// How long a body may take to arrive; a request extension set by the
+/// application (10 s without one).
+#[derive(Debug, Clone, Copy)]
+pub struct BodyTimeout(pub Duration);
 
 /// The whole body of a request.
 pub struct Body(pub Bytes);
@@ -26,19 +34,33 @@ impl<S: Send + Sync> FromRequest<S> for Body {
         if declared.is_some_and(|length| length > BODY_LIMIT as u64) {
             return Err(too_large());
         }
-        let mut stream = request.into_body().into_data_stream();
-        let mut body = Vec::new();
-        while let Some(chunk) = stream.next().await {
-            let chunk = chunk.map_err(|e| {
-                ApiError::bad_request(format!("could not read the request body: {e}"))
-            })?;
-            if body.len() + chunk.len() > BODY_LIMIT {
-                return Err(too_large());
-            }
-            body.extend_from_slice(&chunk);
+        let timeout = request
+            .extensions()
+            .get::<BodyTimeout>()
+            .map_or(Duration::from_secs(10), |t| t.0);
+        let read = read_all(request.into_body());
+        match tokio::time::timeout(timeout, read).await {
+            Ok(body) => body.map(Self),
+            Err(_) => Err(ApiError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                format!("request body not received within {} s", timeout.as_secs()),
+            )),
         }
-        Ok(Self(Bytes::from(body)))
     }
+}
+
+async fn read_all(body: axum::body::Body) -> Result<Bytes, ApiError> {
+    let mut stream = body.into_data_stream();
+    let mut body = Vec::new();
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk
+            .map_err(|e| ApiError::bad_request(format!("could not read the request body: {e}")))?;
+        if body.len() + chunk.len() > BODY_LIMIT {
+            return Err(too_large());
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(Bytes::from(body))
 }
 
 fn too_large() -> ApiError {

@@ -4,6 +4,7 @@
 use std::ffi::OsString;
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// Printed for `--help` and after usage errors.
 pub const USAGE: &str = "\
@@ -32,12 +33,30 @@ Options:
   --allow-host HOST
                 also answer requests whose Host header names HOST (besides
                 the bound address and the loopback names); repeatable
+  --header-timeout SECS
+                close a connection whose request head has not arrived
+                within SECS, idle keep-alive connections included (default 10)
+  --body-timeout SECS
+                answer 408 to a request whose body has not arrived within
+                SECS (default 10)
+  --max-connections N
+                connections served at once; more wait to be accepted
+                (default 4096)
+  --max-in-flight N
+                requests handled at once; more get 503 with Retry-After
+                (default 2048)
   -h, --help    print this help
 
 When ready, prints one line to stdout: Listening on http://HOST:PORT";
 
 /// Largest `--seed`: generated phone numbers are unique up to here.
 pub const MAX_SEED: u64 = 1_000_000;
+
+/// Largest `--header-timeout` and `--body-timeout`, in seconds.
+pub const MAX_TIMEOUT_SECS: u64 = 3600;
+
+/// Largest `--max-connections` and `--max-in-flight`.
+pub const MAX_CAP: usize = 1_000_000;
 
 /// Validated settings for one server run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,6 +81,34 @@ pub struct Config {
     /// Host names answered besides the bound address and loopback, in
     /// lower case.
     pub allowed_hosts: Vec<String>,
+    /// Timeouts and caps against slow and greedy clients.
+    pub limits: Limits,
+}
+
+/// Timeouts and caps. The defaults leave room for the load tests (1,000
+/// requests in flight on as many connections).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Time for a request head to arrive, counted from when the connection
+    /// opens or its previous answer was sent (so also the idle timeout).
+    pub header_timeout: Duration,
+    /// Time for a request body to arrive, counted from its handler's start.
+    pub body_timeout: Duration,
+    /// Connections served at once.
+    pub max_connections: usize,
+    /// Requests handled at once.
+    pub max_in_flight: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(10),
+            max_connections: 4096,
+            max_in_flight: 2048,
+        }
+    }
 }
 
 impl Default for Config {
@@ -76,6 +123,7 @@ impl Default for Config {
             cors_origins: Vec::new(),
             cors_credentials: false,
             allowed_hosts: Vec::new(),
+            limits: Limits::default(),
         }
     }
 }
@@ -84,7 +132,7 @@ impl Default for Config {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
     /// Start the server.
-    Run(Config),
+    Run(Box<Config>),
     /// Print usage and exit successfully.
     Help,
 }
@@ -117,7 +165,17 @@ pub fn parse<I: IntoIterator<Item = OsString>>(args: I) -> Result<Command, Strin
         };
         if !matches!(
             flag.as_str(),
-            "--bind" | "--db" | "--seed" | "--www" | "--pkg" | "--cors-origin" | "--allow-host"
+            "--bind"
+                | "--db"
+                | "--seed"
+                | "--www"
+                | "--pkg"
+                | "--cors-origin"
+                | "--allow-host"
+                | "--header-timeout"
+                | "--body-timeout"
+                | "--max-connections"
+                | "--max-in-flight"
         ) {
             return Err(if flag.starts_with('-') {
                 format!("unknown option {flag}")
@@ -140,13 +198,35 @@ pub fn parse<I: IntoIterator<Item = OsString>>(args: I) -> Result<Command, Strin
             "--www" => config.www = PathBuf::from(value),
             "--pkg" => config.pkg = PathBuf::from(value),
             "--cors-origin" => config.cors_origins.push(parse_origin(&value)?),
-            _ => config.allowed_hosts.push(parse_host(&value)?),
+            "--allow-host" => config.allowed_hosts.push(parse_host(&value)?),
+            "--header-timeout" => config.limits.header_timeout = parse_secs(&flag, &value)?,
+            "--body-timeout" => config.limits.body_timeout = parse_secs(&flag, &value)?,
+            "--max-connections" => config.limits.max_connections = parse_cap(&flag, &value)?,
+            _ => config.limits.max_in_flight = parse_cap(&flag, &value)?,
         }
     }
     if config.cors_credentials && config.cors_origins.is_empty() {
         return Err("--cors-credentials needs at least one --cors-origin".to_owned());
     }
-    Ok(Command::Run(config))
+    Ok(Command::Run(Box::new(config)))
+}
+
+fn parse_secs(flag: &str, value: &str) -> Result<Duration, String> {
+    match value.parse::<u64>() {
+        Ok(n) if (1..=MAX_TIMEOUT_SECS).contains(&n) => Ok(Duration::from_secs(n)),
+        _ => Err(format!(
+            "{flag}: {value:?} is not a whole number of seconds from 1 to {MAX_TIMEOUT_SECS}"
+        )),
+    }
+}
+
+fn parse_cap(flag: &str, value: &str) -> Result<usize, String> {
+    match value.parse::<usize>() {
+        Ok(n) if (1..=MAX_CAP).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "{flag}: {value:?} is not an integer from 1 to {MAX_CAP}"
+        )),
+    }
 }
 
 /// Accepts an origin as browsers send it: `http` or `https`, a host and an
@@ -221,7 +301,7 @@ mod tests {
 
     #[test]
     fn defaults() {
-        assert_eq!(run(&[]).unwrap(), Command::Run(Config::default()));
+        assert_eq!(run(&[]).unwrap(), Command::Run(Box::default()));
     }
 
     #[test]
@@ -264,6 +344,34 @@ mod tests {
         assert!(run(&["--cors-credentials"]).is_err());
         assert!(run(&["--allow-host", "a b"]).is_err());
         assert!(run(&["--allow-host", "a.example:80"]).is_err());
+        assert!(run(&["--header-timeout", "0"]).is_err());
+        assert!(run(&["--body-timeout", "3601"]).is_err());
+        assert!(run(&["--max-connections", "0"]).is_err());
+        assert!(run(&["--max-in-flight", "many"]).is_err());
+    }
+
+    #[test]
+    fn limits_flags() {
+        let Command::Run(config) = run(&[
+            "--header-timeout",
+            "2",
+            "--body-timeout=3",
+            "--max-connections",
+            "10",
+            "--max-in-flight=5",
+        ])
+        .unwrap() else {
+            panic!("expected run");
+        };
+        assert_eq!(
+            config.limits,
+            Limits {
+                header_timeout: Duration::from_secs(2),
+                body_timeout: Duration::from_secs(3),
+                max_connections: 10,
+                max_in_flight: 5,
+            }
+        );
     }
 
     #[test]

@@ -11,18 +11,19 @@ use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::middleware::{from_fn_with_state, map_response};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::Router;
+use axum::{Extension, Router};
 use serde::Serialize;
+use tokio::sync::Semaphore;
 use tower_http::catch_panic::CatchPanicLayer;
 
-use crate::body::Body;
+use crate::body::{Body, BodyTimeout};
 use crate::cli::Config;
 use crate::cors::{self, OriginPolicy};
 use crate::db::{Db, User};
 use crate::envelope::{self, ApiError};
 use crate::host::{self, HostPolicy};
 use crate::params::{self, RawParams};
-use crate::{headers, static_files};
+use crate::{headers, limits, static_files};
 
 /// The OpenAPI document of this server, served at `GET /openapi.json`.
 pub const OPENAPI_DOCUMENT: &str = include_str!("../../openapi/openapi.json");
@@ -64,7 +65,12 @@ pub fn app(db: Arc<Db>, config: &Config, local: SocketAddr) -> Router {
     api.nest_service("/pkg", static_files::router(&config.pkg))
         .fallback_service(static_files::router(&config.www))
         .layer(CatchPanicLayer::custom(panic_response))
+        .layer(Extension(BodyTimeout(config.limits.body_timeout)))
         .layer(from_fn_with_state(hosts, host::check))
+        .layer(from_fn_with_state(
+            Arc::new(Semaphore::new(config.limits.max_in_flight)),
+            limits::in_flight,
+        ))
         // Around the routes, so error envelopes carry CORS headers too and
         // browser clients can read them.
         .layer(cors::layer(origins))
