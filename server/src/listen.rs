@@ -1,7 +1,8 @@
 //! The accept loop: HTTP/1.1 connections through hyper with a header-read
 //! timeout (which also closes idle keep-alive connections), at most
 //! `max_connections` of them at once (more wait in the listen queue until
-//! one closes), and a graceful shutdown.
+//! one closes), and a graceful shutdown. hyper's header-count limit is set
+//! above the server's own, so `limits::head` answers with an envelope.
 
 use std::future::Future;
 use std::sync::Arc;
@@ -35,6 +36,7 @@ pub async fn run(
     let mut http = http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(limits.header_timeout)
+        .max_headers(crate::limits::HYPER_MAX_HEADERS)
         .keep_alive(true);
     let connections = Arc::new(Semaphore::new(limits.max_connections));
     let graceful = GracefulShutdown::new();

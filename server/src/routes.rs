@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use axum::extract::{RawQuery, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
-use axum::middleware::{from_fn_with_state, map_response};
+use axum::middleware::{from_fn, from_fn_with_state, map_response};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Router};
@@ -67,6 +67,7 @@ pub fn app(db: Arc<Db>, config: &Config, local: SocketAddr) -> Router {
         .layer(CatchPanicLayer::custom(panic_response))
         .layer(Extension(BodyTimeout(config.limits.body_timeout)))
         .layer(from_fn_with_state(hosts, host::check))
+        .layer(from_fn(limits::head))
         .layer(from_fn_with_state(
             Arc::new(Semaphore::new(config.limits.max_in_flight)),
             limits::in_flight,

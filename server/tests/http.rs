@@ -293,3 +293,40 @@ fn the_demo_page_has_a_strict_content_security_policy() {
         Some("default-src 'none'")
     );
 }
+
+#[test]
+fn long_uris_and_large_heads_get_envelopes_with_cors() {
+    let server = Server::start();
+    let origin = ("Origin", "http://127.0.0.1:3000");
+    let long = format!("/api/users/count?pad={}", "a".repeat(40 * 1024));
+    let response = server.request("POST", &long, &[origin], b"");
+    response.assert_error(414, "URI");
+    assert_eq!(
+        response.header("access-control-allow-origin"),
+        Some("http://127.0.0.1:3000")
+    );
+
+    let names: Vec<String> = (0..150).map(|i| format!("X-Pad-{i}")).collect();
+    let mut many: Vec<(&str, &str)> = names.iter().map(|n| (n.as_str(), "1")).collect();
+    many.push(origin);
+    let response = server.request("POST", "/api/users/count", &many, b"");
+    response.assert_error(431, "headers");
+    assert_eq!(
+        response.header("access-control-allow-origin"),
+        Some("http://127.0.0.1:3000")
+    );
+
+    let big = "b".repeat(10 * 1024);
+    let mut large: Vec<(&str, &str)> = names[..10]
+        .iter()
+        .map(|n| (n.as_str(), big.as_str()))
+        .collect();
+    large.push(origin);
+    server
+        .request("POST", "/api/users/count", &large, b"")
+        .assert_error(431, "headers");
+
+    // Within the limits, nothing changes.
+    let fine = format!("/api/users/count?pad={}", "a".repeat(16 * 1024));
+    assert_eq!(server.request("POST", &fine, &many[..50], b"").status, 200);
+}
