@@ -133,7 +133,7 @@ async fn answer(
     Path((scenario, key)): Path<(String, String)>,
     RawQuery(query): RawQuery,
     headers: HeaderMap,
-    RequestBody(body): RequestBody,
+    body: RequestBody,
 ) -> Response {
     let attempt = lock(&attempts).bump(format!("{scenario}/{key}"));
     match scenario.as_str() {
@@ -202,7 +202,7 @@ async fn answer(
         ),
         "busy" => retry_after(503, "0".to_owned()),
         "big" => raw(200, "text/plain", &"x".repeat(10 * 1024 * 1024)),
-        "echo" => echo(query.as_deref(), &headers, &body),
+        "echo" => echo(query.as_deref(), &headers, body.bytes()),
         "echo-auth-401" => {
             let auth = headers
                 .get(header::AUTHORIZATION)

@@ -37,18 +37,23 @@ pub async fn in_flight(
     next: Next,
 ) -> Response {
     let Ok(_slot) = slots.try_acquire() else {
-        let mut response = ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "too many requests in flight; retry later",
-        )
-        .into_response();
-        response.headers_mut().insert(
-            header::RETRY_AFTER,
-            HeaderValue::from_static(RETRY_AFTER_SECS),
-        );
-        return response;
+        return busy("too many requests in flight");
     };
     next.run(request).await
+}
+
+/// A 503 envelope with `Retry-After`, for a server at one of its caps.
+pub fn busy(what: &str) -> Response {
+    let mut response = ApiError::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        format!("{what}; retry later"),
+    )
+    .into_response();
+    response.headers_mut().insert(
+        header::RETRY_AFTER,
+        HeaderValue::from_static(RETRY_AFTER_SECS),
+    );
+    response
 }
 
 /// Middleware: a 414 envelope for a long request target, a 431 envelope

@@ -16,7 +16,7 @@ use serde::Serialize;
 use tokio::sync::Semaphore;
 use tower_http::catch_panic::CatchPanicLayer;
 
-use crate::body::{Body, BodyTimeout};
+use crate::body::{Body, BodyLimits};
 use crate::cli::Config;
 use crate::cors::{self, OriginPolicy};
 use crate::db::{Db, User};
@@ -65,7 +65,7 @@ pub fn app(db: Arc<Db>, config: &Config, local: SocketAddr) -> Router {
     api.nest_service("/pkg", static_files::router(&config.pkg))
         .fallback_service(static_files::router(&config.www))
         .layer(CatchPanicLayer::custom(panic_response))
-        .layer(Extension(BodyTimeout(config.limits.body_timeout)))
+        .layer(Extension(BodyLimits::new(config.limits.body_timeout)))
         .layer(from_fn_with_state(hosts, host::check))
         .layer(from_fn(limits::head))
         .layer(from_fn_with_state(
@@ -83,9 +83,9 @@ async fn count(
     State(db): State<Arc<Db>>,
     RawQuery(query): RawQuery,
     headers: HeaderMap,
-    Body(body): Body,
+    body: Body,
 ) -> Result<Response, ApiError> {
-    let raw = gather(query.as_deref(), &headers, &body)?;
+    let raw = gather(query.as_deref(), &headers, body.bytes())?;
     let filter = params::parse_filter(&raw)?;
     let total_users = db
         .call(move |db, conn| db.count_sync(conn, &filter))
@@ -98,9 +98,9 @@ async fn list(
     State(db): State<Arc<Db>>,
     RawQuery(query): RawQuery,
     headers: HeaderMap,
-    Body(body): Body,
+    body: Body,
 ) -> Result<Response, ApiError> {
-    let raw = gather(query.as_deref(), &headers, &body)?;
+    let raw = gather(query.as_deref(), &headers, body.bytes())?;
     let filter = params::parse_filter(&raw)?;
     let paging = params::parse_paging(&raw)?;
     let page = db
