@@ -35,7 +35,7 @@ Options:
                 the bound address and the loopback names); repeatable
   --header-timeout SECS
                 close a connection whose request head has not arrived
-                within SECS, idle keep-alive connections included (default 10)
+                within SECS, idle keep-alive connections included (default 30)
   --body-timeout SECS
                 answer 408 to a request whose body has not arrived within
                 SECS (default 10)
@@ -86,7 +86,8 @@ pub struct Config {
 }
 
 /// Timeouts and caps. The defaults leave room for the load tests (1,000
-/// requests in flight on as many connections).
+/// requests in flight on as many connections, opened at once by a client
+/// that may take seconds to write to all of them on a busy machine).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
     /// Time for a request head to arrive, counted from when the connection
@@ -103,7 +104,7 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Self {
-            header_timeout: Duration::from_secs(10),
+            header_timeout: Duration::from_secs(30),
             body_timeout: Duration::from_secs(10),
             max_connections: 4096,
             max_in_flight: 2048,

@@ -10,9 +10,15 @@ use std::time::{Duration, Instant};
 
 use common::Server;
 
-/// The default header and body timeouts, plus slack for a loaded machine.
-const TIMEOUT: Duration = Duration::from_secs(10);
+/// The header and body timeouts these tests start the server with, plus
+/// slack for a loaded machine.
+const TIMEOUT: Duration = Duration::from_secs(2);
 const SLACK: Duration = Duration::from_secs(4);
+
+/// A server with [`TIMEOUT`] for heads and bodies.
+fn start_with_timeouts() -> Server {
+    Server::start_with(&["--header-timeout", "2", "--body-timeout", "2"])
+}
 
 fn connect(server: &Server) -> TcpStream {
     let stream = TcpStream::connect(&server.addr).expect("connect");
@@ -51,7 +57,7 @@ fn statuses(raw: &[u8]) -> Vec<u16> {
 
 #[test]
 fn half_sent_headers_are_closed_within_the_header_timeout() {
-    let server = Server::start();
+    let server = start_with_timeouts();
     let mut stream = connect(&server);
     stream
         .write_all(b"POST /api/users/count HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
@@ -62,7 +68,7 @@ fn half_sent_headers_are_closed_within_the_header_timeout() {
 
 #[test]
 fn idle_keep_alive_connections_are_closed() {
-    let server = Server::start();
+    let server = start_with_timeouts();
     let mut stream = connect(&server);
     stream
         .write_all(
@@ -76,7 +82,7 @@ fn idle_keep_alive_connections_are_closed() {
 
 #[test]
 fn half_sent_bodies_get_a_408_within_the_body_timeout() {
-    let server = Server::start();
+    let server = start_with_timeouts();
     let mut stream = connect(&server);
     stream
         .write_all(
