@@ -86,8 +86,8 @@ pub struct Config {
 }
 
 /// Timeouts and caps. The defaults leave room for the load tests (1,000
-/// requests in flight on as many connections, opened at once by a client
-/// that may take seconds to write to all of them on a busy machine).
+/// requests in flight on as many connections, from a client that may take
+/// seconds to come back to a connection on a busy machine).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
     /// Time for a request head to arrive, counted from when the connection
