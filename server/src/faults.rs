@@ -4,8 +4,11 @@
 //! gets the scenario on both operations; `GET .../attempts` says how many
 //! requests that scenario and key received (keys keep tests apart), so tests
 //! can assert exact retry counts.
+//!
+//! The mode exists for tests on one machine: a server started with it must
+//! never be reachable beyond loopback.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
@@ -18,12 +21,45 @@ use axum::Router;
 use futures_util::stream;
 use serde_json::{json, Value};
 
+use crate::body::Body as RequestBody;
 use crate::params::RawParams;
 
 mod echo_forms;
+/// How many `scenario/key` counts are kept; the oldest key is forgotten
+/// first, so the map stays bounded however many paths are asked for.
+pub const MAX_KEYS: usize = 1024;
 
 /// Requests received per `scenario/key`.
-type Attempts = Arc<Mutex<HashMap<String, u64>>>;
+type Attempts = Arc<Mutex<Counts>>;
+
+/// Counts per key, with the keys in the order they were first seen.
+#[derive(Debug, Default)]
+struct Counts {
+    counts: HashMap<String, u64>,
+    order: VecDeque<String>,
+}
+
+impl Counts {
+    /// Counts one more request for `key`; returns its count.
+    fn bump(&mut self, key: String) -> u64 {
+        if let Some(n) = self.counts.get_mut(&key) {
+            *n += 1;
+            return *n;
+        }
+        if self.order.len() >= MAX_KEYS {
+            if let Some(oldest) = self.order.pop_front() {
+                self.counts.remove(&oldest);
+            }
+        }
+        self.order.push_back(key.clone());
+        self.counts.insert(key, 1);
+        1
+    }
+
+    fn get(&self, key: &str) -> u64 {
+        self.counts.get(key).copied().unwrap_or(0)
+    }
+}
 
 /// The scenarios, for `GET /faults` and the README.
 pub const SCENARIOS: [&str; 25] = [
@@ -79,15 +115,15 @@ async fn attempts_of(
     State(attempts): State<Attempts>,
     Path((scenario, key)): Path<(String, String)>,
 ) -> Response {
-    let n = lock(&attempts).get(&format!("{scenario}/{key}")).copied();
+    let n = lock(&attempts).get(&format!("{scenario}/{key}"));
     raw(
         200,
         "application/json",
-        &json!({ "attempts": n.unwrap_or(0) }).to_string(),
+        &json!({ "attempts": n }).to_string(),
     )
 }
 
-fn lock(attempts: &Attempts) -> std::sync::MutexGuard<'_, HashMap<String, u64>> {
+fn lock(attempts: &Attempts) -> std::sync::MutexGuard<'_, Counts> {
     // A poisoned lock only means a panicking request; the counts are fine.
     attempts
         .lock()
@@ -99,14 +135,9 @@ async fn answer(
     Path((scenario, key)): Path<(String, String)>,
     RawQuery(query): RawQuery,
     headers: HeaderMap,
-    body: Bytes,
+    body: RequestBody,
 ) -> Response {
-    let attempt = {
-        let mut counts = lock(&attempts);
-        let n = counts.entry(format!("{scenario}/{key}")).or_insert(0);
-        *n += 1;
-        *n
-    };
+    let attempt = lock(&attempts).bump(format!("{scenario}/{key}"));
     match scenario.as_str() {
         "ok" => raw(
             200,
@@ -173,7 +204,7 @@ async fn answer(
         ),
         "busy" => retry_after(503, "0".to_owned()),
         "big" => raw(200, "text/plain", &"x".repeat(10 * 1024 * 1024)),
-        "echo" => echo(query.as_deref(), &headers, &body),
+        "echo" => echo(query.as_deref(), &headers, body.bytes()),
         scenario if scenario.starts_with("echo-auth-") && scenario != "echo-auth-401" => {
             let auth = headers
                 .get(header::AUTHORIZATION)
@@ -271,8 +302,9 @@ fn dropped() -> Response {
 }
 
 /// 200 with what the server decoded: the params (JSON body, query string or
-/// form, merged as the real routes merge them) and the headers that are not
-/// credentials.
+/// form, merged as the real routes merge them), the headers that are not
+/// credentials ([`is_credential_header`]) and the names, never the values,
+/// of those that are.
 fn echo(query: Option<&str>, headers: &HeaderMap, body: &[u8]) -> Response {
     let content_type = headers
         .get(header::CONTENT_TYPE)
@@ -281,20 +313,48 @@ fn echo(query: Option<&str>, headers: &HeaderMap, body: &[u8]) -> Response {
     if let Err(error) = params.merge_body(content_type, body) {
         return error.into_response();
     }
-    let shown: serde_json::Map<String, Value> = headers
+    let (credentials, shown): (Vec<_>, Vec<_>) = headers
         .iter()
-        .filter(|(name, _)| name != &header::AUTHORIZATION && name != &header::COOKIE)
+        .partition(|(name, _)| is_credential_header(name.as_str()));
+    let shown: serde_json::Map<String, Value> = shown
+        .into_iter()
         .map(|(name, value)| {
             let value = String::from_utf8_lossy(value.as_bytes()).into_owned();
             (name.as_str().to_owned(), Value::String(value))
         })
         .collect();
-    let result = json!({ "totalUsers": 0, "params": params.to_json(), "headers": shown });
+    let named: Vec<&str> = credentials.iter().map(|(name, _)| name.as_str()).collect();
+    let result = json!({
+        "totalUsers": 0,
+        "params": params.to_json(),
+        "headers": shown,
+        "credentialHeaders": named,
+    });
     raw(
         200,
         "application/json",
         &json!({ "status": 200, "result": result }).to_string(),
     )
+}
+
+/// Whether a header (lower-case name) carries a credential: any name that
+/// says auth, token, secret, key, session, cookie, password, credential or
+/// jwt. The client's own rule (`is_credential_header` in the client crate's
+/// `src/rules/secrets.rs`), which that crate does not export; keep the two
+/// word lists the same.
+fn is_credential_header(lower_name: &str) -> bool {
+    const WORDS: [&str; 9] = [
+        "auth",
+        "token",
+        "secret",
+        "key",
+        "session",
+        "cookie",
+        "password",
+        "credential",
+        "jwt",
+    ];
+    WORDS.iter().any(|word| lower_name.contains(word))
 }
 
 /// An IMF-fixdate `seconds` from now.
@@ -319,4 +379,41 @@ fn http_date_in(seconds: u64) -> String {
         rest % 3_600 / 60,
         rest % 60
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn credential_headers_by_the_clients_rule() {
+        for name in [
+            "authorization",
+            "proxy-authorization",
+            "cookie",
+            "x-api-key",
+            "x-auth-token",
+            "x-session-id",
+            "x-my-jwt",
+        ] {
+            assert!(is_credential_header(name), "{name}");
+        }
+        for name in ["x-request-id", "x-tenant", "content-type", "x-ke"] {
+            assert!(!is_credential_header(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn counts_forget_the_oldest_key_when_full() {
+        let mut counts = Counts::default();
+        assert_eq!(counts.bump("first".into()), 1);
+        assert_eq!(counts.bump("first".into()), 2);
+        for i in 0..MAX_KEYS {
+            counts.bump(format!("k{i}"));
+        }
+        assert_eq!(counts.get("first"), 0);
+        assert_eq!(counts.get("k0"), 1);
+        assert_eq!(counts.counts.len(), MAX_KEYS);
+        assert_eq!(counts.order.len(), MAX_KEYS);
+    }
 }

@@ -7,29 +7,29 @@
 
 #![deny(missing_docs)]
 
+mod body;
 mod cli;
+mod cors;
 mod db;
 mod envelope;
 mod faults;
+mod headers;
+mod host;
+mod limits;
+mod listen;
 mod params;
 mod routes;
 mod seed;
+mod static_files;
 
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Duration;
-
-use axum::serve::ListenerExt;
-use tokio::sync::Notify;
-
-/// How long in-flight requests may take to finish after a shutdown signal.
-const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 
 fn main() -> ExitCode {
     let config = match cli::parse(std::env::args_os().skip(1)) {
-        Ok(cli::Command::Run(config)) => config,
+        Ok(cli::Command::Run(config)) => *config,
         Ok(cli::Command::Help) => {
             println!("{}", cli::USAGE);
             return ExitCode::SUCCESS;
@@ -71,17 +71,7 @@ async fn serve(config: cli::Config, db: Arc<db::Db>) -> Result<(), String> {
     let local = listener
         .local_addr()
         .map_err(|e| format!("cannot read the bound address: {e}"))?;
-    let app = routes::app(db, &config.www, &config.pkg, config.faults);
-
-    // Small JSON answers should not wait for Nagle's algorithm.
-    let listener = listener.tap_io(|tcp| {
-        let _ = tcp.set_nodelay(true);
-    });
-    let stop = Arc::new(Notify::new());
-    let server = axum::serve(listener, app).with_graceful_shutdown({
-        let stop = Arc::clone(&stop);
-        async move { stop.notified().await }
-    });
+    let app = routes::app(db, &config, local);
 
     // Scripts read this one line to find the URL, so flush it right away.
     let mut stdout = std::io::stdout().lock();
@@ -89,21 +79,8 @@ async fn serve(config: cli::Config, db: Arc<db::Db>) -> Result<(), String> {
     let _ = stdout.flush();
     drop(stdout);
 
-    let server = std::future::IntoFuture::into_future(server);
-    tokio::pin!(server);
-    tokio::select! {
-        result = &mut server => result.map_err(|e| format!("server error: {e}")),
-        () = shutdown_signal() => {
-            stop.notify_one();
-            match tokio::time::timeout(SHUTDOWN_GRACE, server).await {
-                Ok(result) => result.map_err(|e| format!("server error: {e}")),
-                Err(_) => {
-                    eprintln!("shutdown: connections still open after {SHUTDOWN_GRACE:?}, closing");
-                    Ok(())
-                }
-            }
-        }
-    }
+    listen::run(listener, app, config.limits, shutdown_signal()).await;
+    Ok(())
 }
 
 /// A wildcard bind is reachable via loopback, which is what scripts want.

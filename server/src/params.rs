@@ -3,8 +3,10 @@
 //!
 //! Clients may send parameters as JSON, as a form body or in the query string
 //! (the interface leaves the transport open), so all three are accepted and
-//! merged before validation; validation then sees one map and produces the
-//! same errors whatever the encoding.
+//! merged before validation. Validation sees every value a parameter was
+//! given, wherever it was sent: one that breaks a rule is refused even when
+//! the body gives the same parameter again, and the last valid one (the
+//! body's over the query string's) is used.
 
 use std::collections::HashMap;
 
@@ -35,9 +37,10 @@ pub enum RawValue {
     Json(Value),
 }
 
-/// All parameters of one request, body values overriding query-string ones.
+/// All parameters of one request: each name's values in the order they
+/// came, query string first, then the body.
 #[derive(Debug, Default, Clone, PartialEq)]
-pub struct RawParams(HashMap<String, RawValue>);
+pub struct RawParams(HashMap<String, Vec<RawValue>>);
 
 /// How a non-empty request body is encoded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,15 +59,29 @@ impl RawParams {
         params
     }
 
-    /// Merges the body's parameters over the existing ones.
+    /// Adds the body's parameters after the existing ones.
     ///
-    /// An empty (or whitespace-only) body carries no parameters whatever its
-    /// content type, so a bare `POST` with a query string works.
+    /// An empty body carries no parameters whatever its content type, so a
+    /// bare `POST` with a query string works; so does one of whitespace,
+    /// unless its content type says JSON (whitespace is not JSON).
     pub fn merge_body(&mut self, content_type: Option<&str>, body: &[u8]) -> Result<(), ApiError> {
-        if body.iter().all(u8::is_ascii_whitespace) {
+        if body.is_empty() {
             return Ok(());
         }
-        match body_kind(content_type, body)? {
+        let blank = body.iter().all(u8::is_ascii_whitespace);
+        let kind = match body_kind(content_type, body) {
+            Ok(BodyKind::Json) => BodyKind::Json,
+            Ok(BodyKind::Form) | Err(_) if blank => return Ok(()),
+            other => other?,
+        };
+        match kind {
+            BodyKind::Form if looks_like_json(body) => {
+                return Err(ApiError::bad_request(
+                    "the body looks like JSON but was sent as a form \
+                     (application/x-www-form-urlencoded, curl -d's default): \
+                     send it with Content-Type: application/json (curl --json)",
+                ))
+            }
             BodyKind::Form => self.insert_form(body),
             BodyKind::Json => self.insert_json(body)?,
         }
@@ -78,9 +95,10 @@ impl RawParams {
             .0
             .iter()
             .map(|(key, value)| {
-                let value = match value {
-                    RawValue::Text(text) => Value::String(text.clone()),
-                    RawValue::Json(json) => json.clone(),
+                let value = match value.last() {
+                    Some(RawValue::Text(text)) => Value::String(text.clone()),
+                    Some(RawValue::Json(json)) => json.clone(),
+                    None => Value::Null,
                 };
                 (key.clone(), value)
             })
@@ -88,15 +106,19 @@ impl RawParams {
         Value::Object(map)
     }
 
-    /// Looks up a parameter by its exact (case-sensitive) name.
-    pub fn get(&self, name: &str) -> Option<&RawValue> {
-        self.0.get(name)
+    /// Every value of a parameter (exact, case-sensitive name), the one
+    /// that counts last.
+    pub fn values(&self, name: &str) -> &[RawValue] {
+        self.0.get(name).map_or(&[], Vec::as_slice)
+    }
+
+    fn push(&mut self, name: String, value: RawValue) {
+        self.0.entry(name).or_default().push(value);
     }
 
     fn insert_form(&mut self, encoded: &[u8]) {
         for (key, value) in form_urlencoded::parse(encoded) {
-            self.0
-                .insert(key.into_owned(), RawValue::Text(value.into_owned()));
+            self.push(key.into_owned(), RawValue::Text(value.into_owned()));
         }
     }
 
@@ -114,22 +136,28 @@ impl RawParams {
                 // null means "not given"; a query-string value, if any, stands.
                 continue;
             }
-            self.0.insert(key, RawValue::Json(value));
+            self.push(key, RawValue::Json(value));
         }
         Ok(())
     }
 }
 
+/// Whether a body's first non-whitespace byte opens a JSON object or array.
+fn looks_like_json(body: &[u8]) -> bool {
+    let first = body.iter().find(|b| !b.is_ascii_whitespace());
+    matches!(first, Some(b'{' | b'['))
+}
+
 /// Decides how to decode a non-empty body from its `Content-Type`.
 ///
-/// Without a content type the body is sniffed (`{`/`[` → JSON, else form) so
-/// minimal clients such as `curl -d` still work.
+/// Without a content type the body is sniffed (`{`/`[` → JSON, else form),
+/// so a client that sends none still works.
 fn body_kind(content_type: Option<&str>, body: &[u8]) -> Result<BodyKind, ApiError> {
     let Some(content_type) = content_type else {
-        let first = body.iter().find(|b| !b.is_ascii_whitespace());
-        return Ok(match first {
-            Some(b'{' | b'[') => BodyKind::Json,
-            _ => BodyKind::Form,
+        return Ok(if looks_like_json(body) {
+            BodyKind::Json
+        } else {
+            BodyKind::Form
         });
     };
     let essence = content_type
@@ -221,42 +249,57 @@ impl Paging {
 
 /// Validates `query` and `active`.
 pub fn parse_filter(params: &RawParams) -> Result<Filter, ApiError> {
-    let query = match params.get("query") {
-        None => None,
-        Some(RawValue::Text(text)) => Some(text.as_str()),
-        Some(RawValue::Json(Value::String(text))) => Some(text.as_str()),
-        Some(RawValue::Json(other)) => {
+    let mut query = None;
+    for value in params.values("query") {
+        query = Some(parse_query(value)?);
+    }
+    // Lower-casing in Rust (not SQLite's ASCII-only lower()) makes the match
+    // case-insensitive for non-ASCII letters too; the stored copy is lowered
+    // the same way.
+    let query = query.filter(|q| !q.is_empty()).map(str::to_lowercase);
+    let mut active = Active::All;
+    for value in params.values("active") {
+        active = parse_active(value)?;
+    }
+    Ok(Filter { query, active })
+}
+
+/// One `query` value: a string of at most [`MAX_QUERY_CHARS`] characters,
+/// none of them a control character (C0, DEL or C1; NUL included), which
+/// no username or phone contains and SQLite would cut a pattern at.
+fn parse_query(value: &RawValue) -> Result<&str, ApiError> {
+    let query = match value {
+        RawValue::Text(text) | RawValue::Json(Value::String(text)) => text.as_str(),
+        RawValue::Json(other) => {
             return Err(ApiError::bad_request(format!(
                 "parameter \"query\" must be a string, got {}",
                 json_type(other)
             )))
         }
     };
-    if let Some(length) = query
-        .map(|q| q.chars().count())
-        .filter(|&n| n > MAX_QUERY_CHARS)
-    {
+    let length = query.chars().count();
+    if length > MAX_QUERY_CHARS {
         return Err(ApiError::bad_request(format!(
             "parameter \"query\" is too long: {length} characters (max {MAX_QUERY_CHARS})"
         )));
     }
-    // Lower-casing in Rust (not SQLite's ASCII-only lower()) makes the match
-    // case-insensitive for non-ASCII letters too; the stored copy is lowered
-    // the same way.
-    let query = query.filter(|q| !q.is_empty()).map(str::to_lowercase);
-    Ok(Filter {
-        query,
-        active: parse_active(params.get("active"))?,
-    })
+    if let Some((at, c)) = query.chars().enumerate().find(|(_, c)| c.is_control()) {
+        return Err(ApiError::bad_request(format!(
+            "parameter \"query\" must not contain control characters, found U+{:04X} at \
+             character {}",
+            u32::from(c),
+            at + 1
+        )));
+    }
+    Ok(query)
 }
 
-fn parse_active(value: Option<&RawValue>) -> Result<Active, ApiError> {
+fn parse_active(value: &RawValue) -> Result<Active, ApiError> {
     let text = match value {
-        None => return Ok(Active::All),
-        Some(RawValue::Json(Value::Bool(true))) => return Ok(Active::True),
-        Some(RawValue::Json(Value::Bool(false))) => return Ok(Active::False),
-        Some(RawValue::Text(text)) | Some(RawValue::Json(Value::String(text))) => text,
-        Some(RawValue::Json(other)) => {
+        RawValue::Json(Value::Bool(true)) => return Ok(Active::True),
+        RawValue::Json(Value::Bool(false)) => return Ok(Active::False),
+        RawValue::Text(text) | RawValue::Json(Value::String(text)) => text,
+        RawValue::Json(other) => {
             return Err(ApiError::bad_request(format!(
             "invalid value for parameter \"active\": {} (allowed: \"all\", \"true\", \"false\")",
             truncate(&other.to_string())
@@ -284,7 +327,7 @@ pub fn parse_paging(params: &RawParams) -> Result<Paging, ApiError> {
 
 /// Reads an integer parameter within `min..=max`: a JSON number whose value
 /// is an integer (`2` and `2.0` alike, as in JSON Schema and JavaScript), or
-/// a (JSON or text) string of decimal digits.
+/// a (JSON or text) string of decimal digits. Every value given must be one.
 fn parse_int(
     params: &RawParams,
     name: &str,
@@ -292,21 +335,25 @@ fn parse_int(
     min: u64,
     max: u64,
 ) -> Result<u64, ApiError> {
-    let parsed = match params.get(name) {
-        None => return Ok(default),
-        Some(RawValue::Text(text)) | Some(RawValue::Json(Value::String(text))) => {
-            parse_digits(text)
-        }
-        Some(RawValue::Json(Value::Number(number))) => integral(number),
-        Some(RawValue::Json(_)) => None,
+    let mut result = default;
+    for value in params.values(name) {
+        result = parse_int_value(value, name, min, max)?;
+    }
+    Ok(result)
+}
+
+fn parse_int_value(value: &RawValue, name: &str, min: u64, max: u64) -> Result<u64, ApiError> {
+    let parsed = match value {
+        RawValue::Text(text) | RawValue::Json(Value::String(text)) => parse_digits(text),
+        RawValue::Json(Value::Number(number)) => integral(number),
+        RawValue::Json(_) => None,
     };
     match parsed {
         Some(n) if (min..=max).contains(&n) => Ok(n),
         _ => {
-            let got = match params.get(name) {
-                Some(RawValue::Text(text)) => format!("{:?}", truncate(text)),
-                Some(RawValue::Json(value)) => truncate(&value.to_string()).to_owned(),
-                None => String::new(),
+            let got = match value {
+                RawValue::Text(text) => format!("{:?}", truncate(text)),
+                RawValue::Json(value) => truncate(&value.to_string()).to_owned(),
             };
             Err(ApiError::bad_request(format!(
                 "parameter \"{name}\" must be an integer from {min} to {max}, got {got}"
@@ -610,6 +657,53 @@ mod tests {
     }
 
     #[test]
+    fn every_value_is_checked_and_the_last_valid_one_counts() {
+        let mut params = RawParams::from_query(Some("active=false&active=AAA"));
+        let err = parse_filter(&params).unwrap_err();
+        assert!(err.message.contains("\"AAA\""), "{}", err.message);
+        params = RawParams::from_query(Some("active=AAA&page=0"));
+        params
+            .merge_body(Some("application/json"), br#"{"active":true,"page":2}"#)
+            .unwrap();
+        assert!(parse_filter(&params).is_err());
+        assert!(parse_paging(&params).is_err());
+        params = RawParams::from_query(Some("active=false&page=3"));
+        params
+            .merge_body(Some("application/json"), br#"{"active":true,"page":2}"#)
+            .unwrap();
+        assert_eq!(parse_filter(&params).unwrap().active, Active::True);
+        assert_eq!(parse_paging(&params).unwrap().page, 2);
+    }
+
+    #[test]
+    fn query_refuses_control_characters() {
+        for text in ["\0", "a\0b", "\t", "\n", "\u{7f}", "\u{85}", "\u{9f}"] {
+            let body = serde_json::json!({ "query": text }).to_string();
+            let err = filter_of(&body).unwrap_err();
+            assert!(
+                err.message.contains("control characters"),
+                "{}",
+                err.message
+            );
+        }
+        assert!(filter_of(r#"{"query":"a\u00a0b\u200bc"}"#).is_ok());
+    }
+
+    #[test]
+    fn a_form_that_looks_like_json_is_refused() {
+        for body in [&b"{}"[..], b"  [1]", b"{\"active\":\"nope\"}"] {
+            let err = RawParams::default()
+                .merge_body(Some("application/x-www-form-urlencoded"), body)
+                .unwrap_err();
+            assert!(
+                err.message.contains("Content-Type: application/json"),
+                "{}",
+                err.message
+            );
+        }
+    }
+
+    #[test]
     fn form_bodies_are_decoded() {
         let mut params = RawParams::default();
         params
@@ -645,7 +739,11 @@ mod tests {
         assert!(err.message.contains("text/plain"), "{}", err.message);
         // Empty bodies are fine whatever they claim to be.
         assert!(params.merge_body(Some("text/plain"), b"").is_ok());
-        assert!(params.merge_body(Some("application/json"), b"  ").is_ok());
+        // A body of whitespace is not JSON.
+        let err = params
+            .merge_body(Some("application/json"), b"  ")
+            .unwrap_err();
+        assert!(err.message.starts_with("malformed JSON"), "{}", err.message);
         // Without a content type the body is sniffed.
         params.merge_body(None, br#"{"active":"false"}"#).unwrap();
         assert_eq!(parse_filter(&params).unwrap().active, Active::False);

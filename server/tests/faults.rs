@@ -82,3 +82,82 @@ fn echo_shows_what_the_server_decoded_but_no_credentials() {
     assert!(result["headers"].get("authorization").is_none());
     assert!(!String::from_utf8_lossy(&echoed.body).contains("secret-token"));
 }
+
+#[test]
+fn echo_drops_every_credential_header() {
+    let server = Server::start_with(&["--faults"]);
+    let credentials = [
+        ("Authorization", "Bearer tok-1"),
+        ("Proxy-Authorization", "Basic tok-2"),
+        ("Cookie", "sid=tok-3"),
+        ("X-Api-Key", "tok-4"),
+        ("X-Auth-Token", "tok-5"),
+        ("X-Session-Id", "tok-6"),
+        ("X-Client-Secret", "tok-7"),
+        ("X-My-Jwt", "tok-8"),
+        ("X-Password", "tok-9"),
+        ("X-Credential", "tok-10"),
+    ];
+    let mut headers = credentials.to_vec();
+    headers.extend([("X-Request-Id", "r-2"), ("X-Tenant", "acme")]);
+    let echoed = server.request("POST", "/faults/echo/a/api/users", &headers, b"");
+    let shown = &echoed.json()["result"]["headers"];
+    for (name, _) in credentials {
+        assert!(
+            shown.get(name.to_ascii_lowercase()).is_none(),
+            "{name} echoed: {shown}"
+        );
+    }
+    assert!(
+        !String::from_utf8_lossy(&echoed.body).contains("tok-"),
+        "{shown}"
+    );
+    assert_eq!(shown["x-request-id"], "r-2");
+    assert_eq!(shown["x-tenant"], "acme");
+    let named = &echoed.json()["result"]["credentialHeaders"];
+    for (name, _) in credentials {
+        let name = name.to_ascii_lowercase();
+        assert!(
+            named.as_array().unwrap().iter().any(|n| n == &name),
+            "{name} not named in {named}"
+        );
+    }
+}
+
+#[test]
+fn the_attempts_map_forgets_the_oldest_keys() {
+    let server = Server::start_with(&["--faults"]);
+    server.post_json("/faults/ok/first/api/users/count", "{}");
+    let attempts = |key: &str| {
+        server
+            .request("GET", &format!("/faults/ok/{key}/attempts"), &[], b"")
+            .json()["attempts"]
+            .as_u64()
+    };
+    assert_eq!(attempts("first"), Some(1));
+    for i in 0..1024 {
+        server.post_json(&format!("/faults/ok/k{i}/api/users/count"), "{}");
+    }
+    assert_eq!(attempts("first"), Some(0), "the oldest key is forgotten");
+    assert_eq!(attempts("k1023"), Some(1), "the newest key is kept");
+}
+
+#[test]
+fn oversized_bodies_get_a_413_envelope_in_fault_routes_too() {
+    let server = Server::start_with(&["--faults"]);
+    let body = format!(r#"{{"query":"{}"}}"#, "a".repeat(70 * 1024));
+    let response = server.request(
+        "POST",
+        "/faults/ok/a/api/users/count",
+        &[
+            ("Content-Type", "application/json"),
+            ("Origin", "http://127.0.0.1:3000"),
+        ],
+        body.as_bytes(),
+    );
+    response.assert_error(413, "larger than");
+    assert_eq!(
+        response.header("access-control-allow-origin"),
+        Some("http://127.0.0.1:3000")
+    );
+}

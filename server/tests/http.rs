@@ -106,13 +106,13 @@ fn wrong_methods_on_api_routes_are_405_envelopes() {
 }
 
 #[test]
-fn cors_preflight_allows_any_origin_and_requested_headers() {
+fn cors_preflight_allows_a_loopback_page_and_requested_headers() {
     let server = Server::start();
     let response = server.request(
         "OPTIONS",
         "/api/users/count",
         &[
-            ("Origin", "http://demo.example:3000"),
+            ("Origin", "http://127.0.0.1:3000"),
             ("Access-Control-Request-Method", "POST"),
             (
                 "Access-Control-Request-Headers",
@@ -128,12 +128,10 @@ fn cors_preflight_allows_any_origin_and_requested_headers() {
     );
     assert_eq!(
         response.header("access-control-allow-origin"),
-        Some("http://demo.example:3000")
+        Some("http://127.0.0.1:3000")
     );
-    assert_eq!(
-        response.header("access-control-allow-credentials"),
-        Some("true")
-    );
+    // Credentials only with --cors-credentials, for listed origins.
+    assert_eq!(response.header("access-control-allow-credentials"), None);
     let methods = response
         .header("access-control-allow-methods")
         .unwrap_or_default()
@@ -151,7 +149,7 @@ fn cors_preflight_allows_any_origin_and_requested_headers() {
 #[test]
 fn cors_headers_on_answers_and_errors() {
     let server = Server::start();
-    let origin = ("Origin", "https://other.example");
+    let origin = ("Origin", "http://localhost:5173");
     let ok = server.request(
         "POST",
         "/api/users/count",
@@ -161,7 +159,7 @@ fn cors_headers_on_answers_and_errors() {
     assert_eq!(ok.status, 200);
     assert_eq!(
         ok.header("access-control-allow-origin"),
-        Some("https://other.example")
+        Some("http://localhost:5173")
     );
     let exposed = ok
         .header("access-control-expose-headers")
@@ -172,7 +170,7 @@ fn cors_headers_on_answers_and_errors() {
     assert_eq!(bad.status, 400);
     assert_eq!(
         bad.header("access-control-allow-origin"),
-        Some("https://other.example")
+        Some("http://localhost:5173")
     );
 }
 
@@ -281,10 +279,54 @@ fn the_demo_page_has_a_strict_content_security_policy() {
         assert!(!csp.contains("'unsafe-inline'"), "{csp}");
         assert!(!csp.contains("'unsafe-eval'"), "{csp}");
     }
-    // Only pages carry it: not the API's JSON, not the package's files.
+    // Only pages carry it; the API's JSON and the package's files carry
+    // one that allows nothing.
     let api = server.post_json("/api/users/count", "{}");
     assert_eq!(api.status, 200);
-    assert_eq!(api.header("content-security-policy"), None);
+    assert_eq!(
+        api.header("content-security-policy"),
+        Some("default-src 'none'")
+    );
     let wasm = server.request("GET", "/pkg/x.wasm", &[], b"");
-    assert_eq!(wasm.header("content-security-policy"), None);
+    assert_eq!(
+        wasm.header("content-security-policy"),
+        Some("default-src 'none'")
+    );
+}
+
+#[test]
+fn long_uris_and_large_heads_get_envelopes_with_cors() {
+    let server = Server::start();
+    let origin = ("Origin", "http://127.0.0.1:3000");
+    let long = format!("/api/users/count?pad={}", "a".repeat(40 * 1024));
+    let response = server.request("POST", &long, &[origin], b"");
+    response.assert_error(414, "URI");
+    assert_eq!(
+        response.header("access-control-allow-origin"),
+        Some("http://127.0.0.1:3000")
+    );
+
+    let names: Vec<String> = (0..150).map(|i| format!("X-Pad-{i}")).collect();
+    let mut many: Vec<(&str, &str)> = names.iter().map(|n| (n.as_str(), "1")).collect();
+    many.push(origin);
+    let response = server.request("POST", "/api/users/count", &many, b"");
+    response.assert_error(431, "headers");
+    assert_eq!(
+        response.header("access-control-allow-origin"),
+        Some("http://127.0.0.1:3000")
+    );
+
+    let big = "b".repeat(10 * 1024);
+    let mut large: Vec<(&str, &str)> = names[..10]
+        .iter()
+        .map(|n| (n.as_str(), big.as_str()))
+        .collect();
+    large.push(origin);
+    server
+        .request("POST", "/api/users/count", &large, b"")
+        .assert_error(431, "headers");
+
+    // Within the limits, nothing changes.
+    let fine = format!("/api/users/count?pad={}", "a".repeat(16 * 1024));
+    assert_eq!(server.request("POST", &fine, &many[..50], b"").status, 200);
 }

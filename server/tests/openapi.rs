@@ -19,19 +19,16 @@ fn the_document_is_served_as_json_with_cors() {
     let response = server.request(
         "GET",
         "/openapi.json",
-        &[("Origin", "https://admin.example.com")],
+        &[("Origin", "http://localhost:8080")],
         b"",
     );
     assert_eq!(response.status, 200);
     assert_eq!(response.header("content-type"), Some("application/json"));
     assert_eq!(
         response.header("access-control-allow-origin"),
-        Some("https://admin.example.com")
+        Some("http://localhost:8080")
     );
-    assert_eq!(
-        response.header("access-control-allow-credentials"),
-        Some("true")
-    );
+    assert_eq!(response.header("access-control-allow-credentials"), None);
     let (text, json) = document_on_disk();
     assert_eq!(String::from_utf8_lossy(&response.body), text);
     assert_eq!(json["openapi"], "3.1.0");

@@ -81,7 +81,8 @@ fn json_query_string_and_form_give_the_same_counts() {
         let by_json = server.count(&json);
         let by_query = count_of(server.post_empty(&format!("/api/users/count?{form}")));
         let by_form = count_of(server.post_form("/api/users/count", &form));
-        // The query string contradicts; body values (given for both) win.
+        // The query string contradicts with valid values; body values
+        // (given for both) win.
         let mut body: serde_json::Map<String, Value> = [("active", "all"), ("query", "")]
             .iter()
             .map(|(k, v)| (k.to_string(), Value::from(*v)))
@@ -90,7 +91,7 @@ fn json_query_string_and_form_give_the_same_counts() {
             body.insert(k.to_string(), Value::from(*v));
         }
         let merged = count_of(server.post_json(
-            "/api/users/count?active=nonsense&query=zzzz",
+            "/api/users/count?active=false&query=zzzz",
             &Value::Object(body).to_string(),
         ));
         assert_eq!((by_query, by_form), (by_json, by_json), "params {params:?}");
@@ -297,4 +298,113 @@ fn unknown_params_are_ignored() {
     );
     let response = server.post_empty("/api/users/count?active=true&utm_source=x&token=abc");
     assert_eq!(count_of(response), active);
+}
+
+#[test]
+fn json_sent_as_a_form_is_refused_with_a_hint() {
+    let server = Server::start();
+    for body in [
+        r#"{"active":"nope"}"#,
+        r#"{"active":"true"}"#,
+        "[1]",
+        "  {}",
+    ] {
+        for path in ["/api/users/count", "/api/users"] {
+            let message = server
+                .post_form(path, body)
+                .assert_error(400, "Content-Type: application/json");
+            assert!(message.contains("form"), "{message}");
+        }
+    }
+    // A real form still works, and so does a JSON body without a content type.
+    assert_eq!(
+        count_of(server.post_form("/api/users/count", "active=true")),
+        server.count(r#"{"active":"true"}"#)
+    );
+}
+
+#[test]
+fn control_characters_in_query_are_refused_naming_it() {
+    let server = Server::start();
+    // JSON escapes, sent as they are.
+    for text in [
+        r"a\u0000b",
+        r"a\u0001",
+        r"\t",
+        r"a\nb",
+        r"\u007f",
+        r"x\u0085",
+    ] {
+        let body = format!(r#"{{"query":"{text}"}}"#);
+        let message = server
+            .post_json("/api/users/count", &body)
+            .assert_error(400, "\"query\"");
+        assert!(message.contains("control character"), "{message}");
+        server
+            .post_json("/api/users", &body)
+            .assert_error(400, "\"query\"");
+    }
+    for encoded in ["a%00", "a%00b", "%1F", "%7F", "%C2%85"] {
+        server
+            .post_empty(&format!("/api/users/count?query={encoded}"))
+            .assert_error(400, "\"query\"");
+        server
+            .post_form("/api/users/count", &format!("query={encoded}"))
+            .assert_error(400, "\"query\"");
+    }
+    // Other characters outside ASCII are text, not control characters.
+    assert_eq!(server.count(r#"{"query":"zoë\u00a0"}"#), 0);
+}
+
+#[test]
+fn an_invalid_value_is_refused_wherever_it_is_sent() {
+    let server = Server::start();
+    let long = "a".repeat(2001);
+    for (path, body) in [
+        ("/api/users/count?active=AAA", r#"{"active":"true"}"#),
+        ("/api/users/count?active=true&active=AAA", "{}"),
+        ("/api/users?active=yes", r#"{"active":false}"#),
+    ] {
+        server.post_json(path, body).assert_error(400, "\"active\"");
+    }
+    server
+        .post_json(
+            &format!("/api/users/count?query={long}"),
+            r#"{"query":"ana"}"#,
+        )
+        .assert_error(400, "\"query\"");
+    server
+        .post_json("/api/users/count?query=a%00", r#"{"query":"ana"}"#)
+        .assert_error(400, "\"query\"");
+    server
+        .post_json("/api/users?page=0", r#"{"page":2}"#)
+        .assert_error(400, "\"page\"");
+    server
+        .post_form("/api/users?pageSize=501", "pageSize=5")
+        .assert_error(400, "\"pageSize\"");
+    // A valid value in the query string, replaced by the body's, is fine.
+    assert_eq!(
+        count_of(server.post_json("/api/users/count?active=false", r#"{"active":"true"}"#)),
+        server.count(r#"{"active":"true"}"#)
+    );
+}
+
+#[test]
+fn a_json_body_of_whitespace_is_refused_but_an_empty_one_is_none() {
+    let server = Server::start();
+    for body in [" ", "\r\n", "\t \n"] {
+        server
+            .post_json("/api/users/count?active=true", body)
+            .assert_error(400, "malformed JSON");
+    }
+    assert_eq!(
+        count_of(server.post_json("/api/users/count?active=true", "")),
+        server.count(r#"{"active":"true"}"#)
+    );
+    // Whitespace is no parameter at all in a form or an undeclared body.
+    assert_eq!(count_of(server.post_form("/api/users/count", "  ")), 1000);
+    assert_eq!(
+        count_of(server.request("POST", "/api/users/count", &[], b" \n")),
+        1000
+    );
 }

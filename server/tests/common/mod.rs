@@ -17,7 +17,7 @@ pub struct Server {
     child: Child,
     /// `host:port` the server listens on.
     pub addr: String,
-    _dir: tempfile::TempDir,
+    dir: tempfile::TempDir,
 }
 
 /// A parsed HTTP response.
@@ -116,8 +116,13 @@ impl Server {
         Self {
             addr: url.to_owned(),
             child,
-            _dir: dir,
+            dir,
         }
+    }
+
+    /// The folder holding the served `www/` and `pkg/` folders.
+    pub fn dir(&self) -> &std::path::Path {
+        self.dir.path()
     }
 
     /// Process id, for signal tests.
@@ -149,10 +154,14 @@ impl Server {
         stream
             .set_read_timeout(Some(Duration::from_secs(10)))
             .expect("timeout");
-        let mut head = format!(
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n",
-            self.addr
-        );
+        let mut head = format!("{method} {path} HTTP/1.1\r\nConnection: close\r\n");
+        // A `Host` among `headers` replaces the server's own address.
+        if !headers
+            .iter()
+            .any(|(name, _)| name.eq_ignore_ascii_case("host"))
+        {
+            head.push_str(&format!("Host: {}\r\n", self.addr));
+        }
         for (name, value) in headers {
             head.push_str(&format!("{name}: {value}\r\n"));
         }
