@@ -1414,6 +1414,60 @@ async fn rust_hooks_see_nothing_of_a_validation_failure_or_after_an_abort() {
     assert_eq!(call_count(&fake), 1);
 }
 
+/// Two time rules of the Rust API through real calls, told by the timers
+/// the client arms and by attempt counts, not by how long anything took:
+/// a `Retry-After` above 60 s is a pause of 60 s, and with no timeout set
+/// an attempt's timer is 10 s. Each call is aborted soon after (a timer of
+/// 50 ms, due long before the client's own).
+#[wasm_bindgen_test]
+async fn rust_calls_cap_retry_after_at_60_s_and_time_out_at_10_s_by_default() {
+    armed_timers();
+    let fake = scripted(&format!("[{}]", answer(503, Some("3600"), &busy_body())));
+    let controller = web_sys::AbortController::new().unwrap();
+    let aborter: JsValue = controller.clone().into();
+    let (hooks, log) = recording(move || abort_later(&aborter, 50));
+    let client = rust_client(&fake, |o| o.hooks(hooks));
+    let call_options = CallOptions::default().signal(controller.signal());
+    let error = failed(
+        client
+            .count_users(&CountParams::default(), &call_options)
+            .await,
+    );
+    assert_eq!(error.kind(), ErrorKind::Aborted);
+    let retries = retries(&log);
+    assert_eq!(retries.len(), 1);
+    assert_eq!(retries[0].0.delay_ms, 60_000.0, "Retry-After: 3600");
+    let armed = timers_armed_between(retries[0].1, now());
+    assert!(
+        armed.contains(&60_000.0),
+        "timers armed in the pause {armed:?}"
+    );
+    assert_eq!(
+        call_count(&fake),
+        1,
+        "no second attempt before the pause ended"
+    );
+
+    let fake = scripted(r#"[{"hang":true}]"#);
+    let controller = web_sys::AbortController::new().unwrap();
+    let client = rust_client(&fake, |o| o.retries(0));
+    let call_options = CallOptions::default().signal(controller.signal());
+    let started = now();
+    abort_later(&controller.clone().into(), 50);
+    let error = failed(
+        client
+            .count_users(&CountParams::default(), &call_options)
+            .await,
+    );
+    assert_eq!(error.kind(), ErrorKind::Aborted);
+    let armed = timers_armed_between(started, now());
+    assert!(
+        armed.contains(&10_000.0),
+        "timers armed in the attempt {armed:?}"
+    );
+    assert!(call_signal_aborted(&fake, 0), "the request is cancelled");
+}
+
 #[wasm_bindgen_test]
 async fn rust_hooks_on_the_fault_server() {
     // (scenario, timeout_ms, expected counts) with retries: 2, all at once.
