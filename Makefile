@@ -8,7 +8,7 @@ DEMO_BIND ?= 127.0.0.1:8080
 DEMO_DB ?= data/users.sqlite3
 SERVER := target/server/user-management-server
 
-.PHONY: all setup setup-build build package server debug-server demo test compat lint unit wasm-tests js-tests load smoke frameworks runners workers mocks e2e rust-example versions component component-tests docs publish-check openapi-lint openapi-conformance openapi-types bench clean
+.PHONY: all setup setup-build build package server debug-server demo test compat lint unit wasm-tests js-tests load smoke frameworks runners workers mocks e2e rust-example versions component component-tests docs publish-check openapi-lint openapi-conformance openapi-types bench mutants clean
 
 all: build
 
@@ -45,7 +45,7 @@ package: $(PKG)
 
 ## The reference server, optimised (its own profile: the release profile is tuned for wasm size).
 server: setup-build
-	cargo build -p user-management-server --profile server
+	cargo build --locked -p user-management-server --profile server
 
 ## Build everything, start the reference server on its embedded database, serve the demo page.
 demo: $(PKG) server
@@ -65,11 +65,11 @@ compat: versions
 lint:
 	cargo fmt --all --check
 	cargo clippy --locked --workspace --all-targets -- -D warnings
-	cargo clippy -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown --lib -- -D warnings
-	cargo clippy -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown --all-targets -- -D warnings
-	RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps -p user-management-client -p user-management-client-js
-	RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown
-	cargo clippy -p user-management-client -p user-management-client-component --target wasm32-wasip2 --lib -- -D warnings
+	cargo clippy --locked -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown --lib -- -D warnings
+	cargo clippy --locked -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown --all-targets -- -D warnings
+	RUSTDOCFLAGS="-D warnings" cargo doc --locked -q --no-deps -p user-management-client -p user-management-client-js
+	RUSTDOCFLAGS="-D warnings" cargo doc --locked -q --no-deps -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown
+	cargo clippy --locked -p user-management-client -p user-management-client-component --target wasm32-wasip2 --lib -- -D warnings
 	cargo fmt --manifest-path component/host/Cargo.toml --check
 
 ## Native tests: the client's pure modules and the reference server.
@@ -196,6 +196,14 @@ openapi-types: setup
 ## Benchmarks side by side with raw fetch (not part of `make test`): see bench/README.md.
 bench: $(PKG)
 	node bench/run.mjs
+
+## Mutation testing (not part of `make test`): cargo-mutants mutates the
+## library's rules (src/rules/) and runs the library's native tests against
+## each mutant, in a copy of the tree; the report goes to
+## target/mutants/mutants.out/. Needs cargo-mutants (`cargo install --locked
+## cargo-mutants`). The mutants that survive, and why: mutants.md.
+mutants:
+	cargo mutants --package user-management-client --file 'src/rules/**' --output target/mutants --cargo-arg=--locked
 
 ## The demo page (www/) end to end in Chromium, Firefox and WebKit (the
 ## screenshots in Chromium), against the server (needs `make build`).

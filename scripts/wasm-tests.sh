@@ -32,12 +32,12 @@ declare -A seconds
 # suite once, and the four runs, against the same server, share that build.
 for engine in "${engines[@]}"; do
   case "$engine" in
-    node) cmd=(wasm-pack test --node -- --test node) ;;
-    chromium) cmd=(wasm-pack test --headless --chrome -- --test browser) ;;
-    firefox) cmd=(wasm-pack test --headless --firefox -- --test browser) ;;
+    node) cmd=(wasm-pack test --node -- --locked --test node) ;;
+    chromium) cmd=(wasm-pack test --headless --chrome -- --locked --test browser) ;;
+    firefox) cmd=(wasm-pack test --headless --firefox -- --locked --test browser) ;;
     # WebKitWebDriver stands in for safaridriver (it takes the same --port=N
     # and starts MiniBrowser by default); MiniBrowser needs an X display.
-    webkit) cmd=(xvfb-run -a wasm-pack test --headless --safari --safaridriver "$webkitdriver" -- --test browser) ;;
+    webkit) cmd=(xvfb-run -a wasm-pack test --headless --safari --safaridriver "$webkitdriver" -- --locked --test browser) ;;
   esac
   echo "wasm suite: $engine: ${cmd[*]}"
   started=$(date +%s)
