@@ -8,7 +8,7 @@ DEMO_BIND ?= 127.0.0.1:8080
 DEMO_DB ?= data/users.sqlite3
 SERVER := target/server/user-management-server
 
-.PHONY: all setup setup-build setup-docs build package server debug-server demo test lint unit wasm-tests js-tests load smoke frameworks runners workers mocks e2e rust-example versions component component-tests docs publish-check openapi-lint openapi-conformance openapi-types bench clean
+.PHONY: all setup setup-build setup-docs build package server debug-server demo test compat lint unit wasm-tests js-tests load smoke frameworks runners workers mocks e2e rust-example versions component component-tests docs publish-check openapi-lint openapi-conformance openapi-types bench mutants clean
 
 all: build
 
@@ -27,42 +27,61 @@ setup-docs:
 
 ## The npm package in pkg/: the web target (pkg/web/, which the demo page
 ## loads; its .wasm is the one every entry uses), the entries and package.json.
-build: setup-build
+## pkg/package.json is the file target that stands for the whole package: it
+## is rebuilt when a file it is built from is newer (the library's and the JS
+## layer's Rust sources, npm/, the manifests and the lock, the build scripts),
+## and every target that reads pkg/ depends on it. The set-up runs in its
+## recipe, not as a prerequisite, so that an up-to-date package runs nothing.
+PKG := pkg/package.json
+PKG_SOURCES := $(shell find src js/src npm -type f) js/snippet.js js/Cargo.toml \
+	Cargo.toml Cargo.lock scripts/package.sh scripts/setup.sh LICENSE-MIT LICENSE-APACHE
+
+build: $(PKG)
+
+$(PKG): $(PKG_SOURCES)
+	@bash scripts/setup.sh --build
 	scripts/package.sh
+	@touch $@
 
 ## The tarball a user installs: target/user-management-client-VERSION.tgz.
-package: build
+package: $(PKG)
 	cd pkg && npm pack --pack-destination ../target
 
 ## The reference server, optimised (its own profile: the release profile is tuned for wasm size).
 server: setup-build
-	cargo build -p user-management-server --profile server
+	cargo build --locked -p user-management-server --profile server
 
 ## Build everything, start the reference server on its embedded database, serve the demo page.
-demo: build server
+demo: $(PKG) server
 	@mkdir -p $(dir $(DEMO_DB))
 	$(SERVER) --bind $(DEMO_BIND) --db $(DEMO_DB) --www www --pkg pkg
 
 ## Everything CI runs.
-test: setup lint docs unit build wasm-tests js-tests load smoke frameworks runners workers mocks e2e rust-example versions openapi-lint openapi-conformance openapi-types publish-check component-tests
+test: setup lint docs unit build wasm-tests js-tests load smoke frameworks runners workers mocks e2e rust-example openapi-lint openapi-conformance openapi-types publish-check component-tests
 	@echo "make test: all checks passed"
+
+## The checks that resolve afresh against the crates.io index (not part of
+## `make test`, which reads no registry after set-up): the semver ranges of
+## wasm-bindgen and its sibling crates, the oldest release they allow and
+## the newest (scripts/versions.sh).
+compat: versions
 
 lint:
 	cargo fmt --all --check
-	cargo clippy --workspace --all-targets -- -D warnings
-	cargo clippy -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown --lib -- -D warnings
-	cargo clippy -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown --all-targets -- -D warnings
-	RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps -p user-management-client -p user-management-client-js
-	RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown
-	cargo clippy -p user-management-client -p user-management-client-component --target wasm32-wasip2 --lib -- -D warnings
+	cargo clippy --locked --workspace --all-targets -- -D warnings
+	cargo clippy --locked -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown --lib -- -D warnings
+	cargo clippy --locked -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown --all-targets -- -D warnings
+	RUSTDOCFLAGS="-D warnings" cargo doc --locked -q --no-deps -p user-management-client -p user-management-client-js
+	RUSTDOCFLAGS="-D warnings" cargo doc --locked -q --no-deps -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown
+	cargo clippy --locked -p user-management-client -p user-management-client-component --target wasm32-wasip2 --lib -- -D warnings
 
 ## Native tests: the client's pure modules and the reference server.
 unit:
-	cargo test --workspace
+	cargo test --locked --workspace
 
 ## The reference server as the tests run it (debug build, rebuilt when its source changed).
 debug-server:
-	cargo build -q -p user-management-server
+	cargo build --locked -q -p user-management-server
 
 ## The shared wasm suite in Node, headless Chromium, headless Firefox ESR and
 ## WebKitGTK, against the server; each run must execute the same tests.
@@ -70,12 +89,12 @@ wasm-tests: debug-server
 	scripts/with-server.sh --faults -- scripts/wasm-tests.sh
 
 ## Tests of the built package (pkg/) from plain JS.
-js-tests: debug-server
+js-tests: debug-server $(PKG)
 	scripts/with-server.sh -- node --test tests/js/
 
 ## 10,000 calls with 1,000 in flight through the package, against the server;
 ## and 10,000 whose fetch, body or header provider never settles, each scenario.
-load: debug-server
+load: debug-server $(PKG)
 	scripts/with-server.sh -- node --test tests/load/
 
 ## The package's manifest and types checked by attw (node10, node16 from
@@ -86,7 +105,7 @@ load: debug-server
 ## types under each resolver, and with TypeScript 5.9 (tests/openapi's), the
 ## oldest the book's Compatibility page names. publint runs
 ## with NO_COLOR: with CI set it colours its output, and the check reads text.
-smoke: debug-server
+smoke: debug-server $(PKG)
 	attw --pack pkg --format table-flipped
 	@out=$$(NO_COLOR=1 publint --strict pkg 2>&1); echo "$$out"; grep -q '^All good!$$' <<<"$$out" || { echo "publint: not all good" >&2; exit 1; }
 	tsc -p tests/types
@@ -104,7 +123,7 @@ smoke: debug-server
 ## server run from a copy; examples/nuxt), Astro 7 with @astrojs/node (a
 ## page rendered on the server; examples/astro) and `wrangler dev --local`
 ## (examples/worker in workerd), all four built and run on Node 24.
-frameworks: debug-server
+frameworks: debug-server $(PKG)
 	scripts/with-server.sh -- node tests/frameworks/run.mjs
 
 ## The packed package on Node 22, 24 and 26 (ESM and CommonJS: examples/node;
@@ -113,7 +132,7 @@ frameworks: debug-server
 ## in the test runners' user projects, on Node 22, 24 and 26: Jest 30 (examples/jest: jsdom,
 ## node) and Vitest 5 (examples/vitest: node, jsdom, happy-dom, browser mode in
 ## Chromium). Installs (npm ci) under target/runners/ only when a lock changed.
-runners: debug-server
+runners: debug-server $(PKG)
 	scripts/with-server.sh -- node tests/runners/run.mjs
 
 ## The packed package where importing must not wait for the .wasm, in the
@@ -123,7 +142,7 @@ runners: debug-server
 ## `new Worker(new URL(…))`, and `target: "webworker"`), Vite (its default
 ## worker format) and esbuild (examples/worker-web), and unbundled, with a
 ## module service worker (examples/worker-plain), each page opened 3 times.
-workers: debug-server
+workers: debug-server $(PKG)
 	scripts/with-server.sh -- node tests/workers/run.mjs
 
 ## The mocks users' tests use, in front of the packed package (no server):
@@ -131,7 +150,7 @@ workers: debug-server
 ## MSW setupWorker in a page built by Vite and Vitest 5 browser mode with MSW
 ## (examples/msw-browser); Playwright's page.route. Installs (npm ci) under
 ## target/mocks/ only when a lock changed.
-mocks:
+mocks: setup $(PKG)
 	node tests/mocks/run.mjs
 
 ## The Rust API example (examples/rust), built with wasm-pack and run in Node against the server.
@@ -170,7 +189,7 @@ docs: setup-docs
 ## The publish dry runs: both client crates (`cargo publish --dry-run`,
 ## built from their packaged sources) and the npm package in pkg/ (`npm
 ## publish --dry-run`), each file list checked against what users need.
-publish-check: build
+publish-check: $(PKG)
 	scripts/publish-check.sh
 
 ## The OpenAPI document (openapi/openapi.json) linted by Redocly's
@@ -191,12 +210,20 @@ openapi-types: setup
 	node --test tests/openapi/types.test.mjs
 
 ## Benchmarks side by side with raw fetch (not part of `make test`): see bench/README.md.
-bench: build
+bench: $(PKG)
 	node bench/run.mjs
+
+## Mutation testing (not part of `make test`): cargo-mutants mutates the
+## library's rules (src/rules/) and runs the library's native tests against
+## each mutant, in a copy of the tree; the report goes to
+## target/mutants/mutants.out/. Needs cargo-mutants (`cargo install --locked
+## cargo-mutants`). The mutants that survive, and why: mutants.md.
+mutants:
+	cargo mutants --package user-management-client --file 'src/rules/**' --output target/mutants --cargo-arg=--locked
 
 ## The demo page (www/) end to end in Chromium, Firefox and WebKit (the
 ## screenshots in Chromium), against the server (needs `make build`).
-e2e: debug-server
+e2e: debug-server $(PKG)
 	scripts/with-server.sh -- node --test tests/e2e/
 
 clean:

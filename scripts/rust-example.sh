@@ -17,7 +17,8 @@ cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR=${RUST_EXAMPLE_TARGET_DIR:-$PWD/target/rust-example}
 pkg=$CARGO_TARGET_DIR/pkg
 
-wasm-pack --log-level warn build --dev --target nodejs --no-pack --out-dir "$pkg" examples/rust
+# --locked: examples/rust/Cargo.lock is committed and used as it is.
+wasm-pack --log-level warn build --dev --target nodejs --no-pack --out-dir "$pkg" examples/rust -- --locked
 
 export RUST_EXAMPLE_PKG=$pkg
 if [ -n "${USERS_API_URL:-}" ]; then

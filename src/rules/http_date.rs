@@ -139,6 +139,65 @@ mod tests {
             assert_eq!(parse_http_date(bad), None, "{bad:?}");
         }
     }
+
+    #[test]
+    fn each_form_only_where_it_belongs() {
+        for bad in [
+            // A weekday of letters, at least three.
+            "Su, 06 Nov 1994 08:49:37 GMT",
+            "Sx1, 06 Nov 1994 08:49:37 GMT",
+            // IMF-fixdate and RFC 850 have a comma, asctime has none.
+            "Sun 06 Nov 1994 08:49:37 GMT",
+            "Sunday 06-Nov-94 08:49:37 GMT",
+            "Sun, Nov  6 08:49:37 1994",
+            // Hours, minutes and seconds in range (60: a leap second).
+            "Sun, 06 Nov 1994 08:60:37 GMT",
+            "Sun, 06 Nov 1994 08:49:61 GMT",
+            "Sun, 06 Nov 1994 08:49:37:00 GMT",
+            "Sun, 06 Nov 1994 08::37 GMT",
+        ] {
+            assert_eq!(parse_http_date(bad), None, "{bad:?}");
+        }
+        assert_eq!(
+            parse_http_date("Sun, 06 Nov 1994 08:49:60 GMT"),
+            Some(NOV_6_1994 + 23_000.0)
+        );
+        assert_eq!(
+            parse_http_date("Sun, 06 Nov 1994 23:59:59 GMT"),
+            Some(NOV_6_1994 + ((23 - 8) * 3_600 + (59 - 49) * 60 + (59 - 37)) as f64 * 1_000.0)
+        );
+    }
+
+    #[test]
+    fn rfc_850_two_digit_years() {
+        // 00-69 are 20xx, 70-99 are 19xx; three digits and more are as written.
+        for (short, full) in [
+            (
+                "Thursday, 01-Jan-70 00:00:00 GMT",
+                "Thu, 01 Jan 1970 00:00:00 GMT",
+            ),
+            (
+                "Friday, 31-Dec-99 00:00:00 GMT",
+                "Fri, 31 Dec 1999 00:00:00 GMT",
+            ),
+            (
+                "Tuesday, 01-Jan-69 00:00:00 GMT",
+                "Tue, 01 Jan 2069 00:00:00 GMT",
+            ),
+            (
+                "Saturday, 01-Jan-00 00:00:00 GMT",
+                "Sat, 01 Jan 2000 00:00:00 GMT",
+            ),
+            (
+                "Friday, 01-Jan-100 00:00:00 GMT",
+                "Fri, 01 Jan 0100 00:00:00 GMT",
+            ),
+        ] {
+            let got = parse_http_date(short);
+            assert!(got.is_some(), "{short:?}");
+            assert_eq!(got, parse_http_date(full), "{short:?}");
+        }
+    }
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]

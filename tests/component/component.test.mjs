@@ -222,8 +222,9 @@ for (const [hostName, makeHost] of hosts) {
         }
         // Lower bounds: a wait the server asked for was kept.
         if (expect.slowerThanMs) assert.ok(elapsed >= expect.slowerThanMs, `${elapsed} ms`);
-        // The timeout came before the server's answer would have.
-        if (expect.fasterThanMs) assert.ok(elapsed < expect.fasterThanMs, `${elapsed} ms`);
+        // No upper bound on `elapsed`: that a timeout came before the
+        // server's answer is shown by the outcome itself (kind "timeout", no
+        // httpStatus, the attempts counted), not by the clock.
 
         // The same instance answers the next call.
         const next = await host.call("count", { baseUrl: server, headers: [] }, {});

@@ -343,7 +343,7 @@ for (const engine of enginesToRun()) {
       const first = await readTiming(page);
       assert.ok(first.shown && (await timing.isVisible()), "the timing line is shown");
       assert.ok(first.count !== null, `"count N ms · list N ms": ${JSON.stringify(first.text)}`);
-      for (const ms of [first.count, first.list]) assert.ok(Number.isInteger(ms) && ms >= 0 && ms < 15_000, `${ms} ms`);
+      for (const ms of [first.count, first.list]) assert.ok(Number.isInteger(ms) && ms >= 0, `${ms} ms`);
       // It says what it measures.
       assert.match(await timing.getAttribute("title"), /response headers/);
 
@@ -366,11 +366,16 @@ for (const engine of enginesToRun()) {
       await waitForView(page, { alertKind: "http", rows: [], busy: "false" });
       assert.ok(await timing.isHidden(), "no timing after a failure");
       await proxy.unroute("**/api/users/count");
+      const expectedAgain = await expectedView({ active: "false" });
+      const clicked = Date.now();
       await page.getByRole("button", { name: "Try again" }).click();
-      await waitForView(page, { ...(await expectedView({ active: "false" })), alertKind: null });
-      // The same list unheld: its time no longer includes the hold.
+      await waitForView(page, { ...expectedAgain, alertKind: null });
+      const reloadTook = Date.now() - clicked;
+      // The same list unheld: its time is this load's own, which lies inside
+      // the span this test measured from the click to the view (1 ms for the
+      // two clocks' rounding), not the held one's.
       const again = await readTiming(page);
-      assert.ok(again.shown && again.count !== null && again.list < held.list, JSON.stringify({ held, again }));
+      assert.ok(again.shown && again.count !== null && again.list <= reloadTook + 1, JSON.stringify({ held, again, reloadTook }));
       assert.deepEqual((await problems()).filter((p) => !/status of 404/.test(p)), []);
     });
 

@@ -192,3 +192,24 @@ export function tally(expected) {
     },
   };
 }
+
+/**
+ * Waits for `promise`, but rejects if `settled()` (a count of the calls
+ * that have ended so far) has not grown for `stallMs`. Not a speed check:
+ * a batch that keeps ending calls may take as long as the machine needs;
+ * only a batch where nothing ends any more (a call that never settles)
+ * fails, instead of hanging the run. Generous, for a busy 2-core machine
+ * where 1,000 calls in flight still end many per second.
+ */
+export function unlessStalled(promise, settled, stallMs = 60_000) {
+  let last = settled();
+  let timer;
+  const stalled = new Promise((_, reject) => {
+    timer = setInterval(() => {
+      const now = settled();
+      if (now === last) reject(new Error(`no call ended for ${stallMs} ms (${now} ended)`));
+      last = now;
+    }, stallMs);
+  });
+  return Promise.race([promise, stalled]).finally(() => clearInterval(timer));
+}

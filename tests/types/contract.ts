@@ -135,3 +135,70 @@ export async function uses(signal: AbortSignal): Promise<number> {
 
   return total + status + (anything === undefined ? 0 : 1);
 }
+
+// No `any` where a type is known. An annotation of `unknown` (or of any
+// other type) accepts `any`, so the checks above cannot see one: IsAny<T>
+// is true exactly for `any` (only `any` makes `1 & T` accept 0), and
+// AnyIn<T> looks for it in T's properties, parameters and results, a few
+// levels down. The DOM's own types (AbortSignal, fetch) are not ours and
+// stop the search.
+type IsAny<T> = 0 extends 1 & T ? true : false;
+type Expect<T extends true> = T;
+type Next<D extends unknown[]> = [...D, 0];
+type AnyIn<T, D extends unknown[] = []> =
+  IsAny<T> extends true ? true
+  : D["length"] extends 6 ? false
+  : T extends AbortSignal | typeof fetch ? false
+  : T extends abstract new (...args: infer A) => infer R ? AnyIn<A[number], Next<D>> | AnyIn<R, Next<D>>
+  : T extends (...args: infer A) => infer R ? AnyIn<A[number], Next<D>> | AnyIn<R, Next<D>>
+  : T extends PromiseLike<infer V> ? AnyIn<V, Next<D>>
+  : T extends object ? false | { [K in keyof T]-?: AnyIn<T[K], Next<D>> }[keyof T]
+  : false;
+type NoAny<T> = true extends AnyIn<T> ? false : true;
+
+// The checks check: each would fail on `any`, here or deep inside.
+type SelfTests = [
+  Expect<IsAny<any>>,
+  Expect<NoAny<unknown>>,
+  Expect<NoAny<{ a: string; f(x: number): Promise<unknown> }>>,
+  // @ts-expect-error: IsAny<unknown> is false
+  Expect<IsAny<unknown>>,
+  // @ts-expect-error: any itself
+  Expect<NoAny<any>>,
+  // @ts-expect-error: any in a property
+  Expect<NoAny<{ a: { b: any } }>>,
+  // @ts-expect-error: any as a parameter
+  Expect<NoAny<(x: any) => void>>,
+  // @ts-expect-error: any as a result inside a promise
+  Expect<NoAny<() => Promise<{ result: any }>>>,
+];
+
+// Every export, its values and its types.
+type Exported = [
+  Expect<NoAny<typeof countUsers>>,
+  Expect<NoAny<typeof listUsers>>,
+  Expect<NoAny<typeof UsersClient>>,
+  Expect<NoAny<UsersClient>>,
+  Expect<NoAny<typeof UsersApiError>>,
+  Expect<NoAny<UsersApiError>>,
+  Expect<NoAny<Active>>,
+  Expect<NoAny<CallOptions>>,
+  Expect<NoAny<ClientOptions>>,
+  Expect<NoAny<CountEnvelope>>,
+  Expect<NoAny<CountParams>>,
+  Expect<NoAny<ListEnvelope>>,
+  Expect<NoAny<ListParams>>,
+  Expect<NoAny<Envelope<unknown>>>,
+  Expect<NoAny<HeadersOption>>,
+  Expect<NoAny<UsersApiErrorKind>>,
+  Expect<NoAny<Hooks>>,
+  Expect<NoAny<AttemptInfo>>,
+  Expect<NoAny<ResponseInfo>>,
+  Expect<NoAny<RetryInfo>>,
+  // What the calls resolve with, by name.
+  Expect<NoAny<Awaited<ReturnType<typeof countUsers>>>>,
+  Expect<NoAny<Awaited<ReturnType<UsersClient["listUsers"]>>>>,
+  Expect<NoAny<UsersApiError["body"]>>,
+  Expect<NoAny<UsersApiError["cause"]>>,
+];
+export type { SelfTests, Exported };

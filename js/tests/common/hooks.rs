@@ -188,7 +188,9 @@ async fn a_call_that_succeeds_at_once_calls_before_request_and_after_response_on
     // One-shot count against the fake, answered after 40 ms.
     let fake = scripted(&format!(r#"[{{"body":{:?},"delayMs":40}}]"#, count_body(4)));
     let rec = Rec::new();
+    let started = now();
     let got = resolves(fake_count(&fake, "{}", &[("hooks", &rec.hooks())])).await;
+    let call_took = now() - started;
     assert_eq!(get(&get(&got, "result"), "totalUsers"), JsValue::from(4));
     assert_eq!(rec.counts(), (1, 1, 0));
     assert_eq!(rec.sequence(), "beforeRequest,afterResponse");
@@ -213,10 +215,13 @@ async fn a_call_that_succeeds_at_once_calls_before_request_and_after_response_on
     let after = rec.info(AR, 0);
     check_attempt_info(&after, "count", &sent, 1.0);
     assert_eq!(num(&after, "httpStatus"), 200.0);
+    // At least the fake's 40 ms delay (its timer cannot fire early), and no
+    // more than the whole call as this test saw it on the same clock
+    // (Date.now): the span it measures lies inside the call.
     let duration = num(&after, "durationMs");
     assert!(
-        (35.0..5_000.0).contains(&duration),
-        "durationMs {duration} for an answer 40 ms late"
+        (35.0..=call_took).contains(&duration),
+        "durationMs {duration} for an answer 40 ms late, in a call of {call_took} ms"
     );
     assert_eq!(
         json(&get(&after, "headers")),
@@ -1241,9 +1246,11 @@ async fn rust_hooks_see_a_call_that_succeeds_at_once() {
     let fake = scripted(&format!(r#"[{{"body":{:?},"delayMs":40}}]"#, count_body(8)));
     let (hooks, log) = recording(|| {});
     let client = rust_client(&fake, |o| o.hooks(hooks));
+    let started = now();
     let got = ok(client
         .count_users(&CountParams::default(), &CallOptions::default())
         .await);
+    let call_took = now() - started;
     assert_eq!(got.result.total_users, 8);
     assert_eq!(rust_counts(&log), (1, 1, 0));
     let sent = text(&call(&fake, 0), "url");
@@ -1255,9 +1262,10 @@ async fn rust_hooks_see_a_call_that_succeeds_at_once() {
     let response = &responses(&log)[0];
     assert_eq!(&response.request, request);
     assert_eq!(response.http_status, 200);
+    // At least the fake's 40 ms delay, at most the call that contains it.
     assert!(
-        (35.0..5_000.0).contains(&response.duration_ms),
-        "duration_ms {}",
+        (35.0..=call_took).contains(&response.duration_ms),
+        "duration_ms {} in a call of {call_took} ms",
         response.duration_ms
     );
     // The list, in query mode, against the real server.
@@ -1406,6 +1414,60 @@ async fn rust_hooks_see_nothing_of_a_validation_failure_or_after_an_abort() {
     JsFuture::from(sleep(100)).await.unwrap();
     assert_eq!(rust_counts(&log), (1, 1, 1));
     assert_eq!(call_count(&fake), 1);
+}
+
+/// Two time rules of the Rust API through real calls, told by the timers
+/// the client arms and by attempt counts, not by how long anything took:
+/// a `Retry-After` above 60 s is a pause of 60 s, and with no timeout set
+/// an attempt's timer is 10 s. Each call is aborted soon after (a timer of
+/// 50 ms, due long before the client's own).
+#[wasm_bindgen_test]
+async fn rust_calls_cap_retry_after_at_60_s_and_time_out_at_10_s_by_default() {
+    armed_timers();
+    let fake = scripted(&format!("[{}]", answer(503, Some("3600"), &busy_body())));
+    let controller = web_sys::AbortController::new().unwrap();
+    let aborter: JsValue = controller.clone().into();
+    let (hooks, log) = recording(move || abort_later(&aborter, 50));
+    let client = rust_client(&fake, |o| o.hooks(hooks));
+    let call_options = CallOptions::default().signal(controller.signal());
+    let error = failed(
+        client
+            .count_users(&CountParams::default(), &call_options)
+            .await,
+    );
+    assert_eq!(error.kind(), ErrorKind::Aborted);
+    let retries = retries(&log);
+    assert_eq!(retries.len(), 1);
+    assert_eq!(retries[0].0.delay_ms, 60_000.0, "Retry-After: 3600");
+    let armed = timers_armed_between(retries[0].1, now());
+    assert!(
+        armed.contains(&60_000.0),
+        "timers armed in the pause {armed:?}"
+    );
+    assert_eq!(
+        call_count(&fake),
+        1,
+        "no second attempt before the pause ended"
+    );
+
+    let fake = scripted(r#"[{"hang":true}]"#);
+    let controller = web_sys::AbortController::new().unwrap();
+    let client = rust_client(&fake, |o| o.retries(0));
+    let call_options = CallOptions::default().signal(controller.signal());
+    let started = now();
+    abort_later(&controller.clone().into(), 50);
+    let error = failed(
+        client
+            .count_users(&CountParams::default(), &call_options)
+            .await,
+    );
+    assert_eq!(error.kind(), ErrorKind::Aborted);
+    let armed = timers_armed_between(started, now());
+    assert!(
+        armed.contains(&10_000.0),
+        "timers armed in the attempt {armed:?}"
+    );
+    assert!(call_signal_aborted(&fake, 0), "the request is cancelled");
 }
 
 #[wasm_bindgen_test]

@@ -35,10 +35,16 @@ async fn success_is_the_envelope_as_a_plain_object() {
         .ok()
         .unwrap();
     assert_eq!(get(&get(&got, "result"), "totalUsers"), JsValue::from(42));
+    // 2^53 - 1, the largest, handed over as that number.
     let max =
         count_answer(r#"{"body":"{\"status\":200,\"result\":{\"totalUsers\":9007199254740991}}"}"#)
-            .await;
-    assert!(max.is_ok());
+            .await
+            .ok()
+            .unwrap();
+    assert_eq!(
+        get(&get(&max, "result"), "totalUsers"),
+        JsValue::from(9_007_199_254_740_991_f64)
+    );
 }
 
 #[wasm_bindgen_test]
@@ -71,17 +77,27 @@ async fn a_bad_total_is_a_decode_error_keeping_the_status() {
 
 #[wasm_bindgen_test]
 async fn list_result_is_handed_over_as_sent() {
-    for result in ["null", "[1,2]", "\\\"text\\\"", "{\\\"users\\\":[]}"] {
-        let fake = scripted(&format!(
-            r#"[{{"body":"{{\"status\":200,\"result\":{result}}}"}}]"#
-        ));
+    // Each result as the server wrote it, and the JSON text of what the
+    // call resolved with: the same value, whatever its shape.
+    for result in [
+        "null",
+        "[1,2]",
+        r#""text""#,
+        r#"{"users":[]}"#,
+        "0",
+        "false",
+        r#"{"users":[{"id":1,"name":"Ann","tags":["a",null],"score":1.5}],"next":null}"#,
+    ] {
+        let body = format!(r#"{{"status":200,"result":{result}}}"#);
+        let fake = fake_fetch(&js_sys::Array::of1(&obj(&[("body", &body.into())])));
         let got = resolves(list_users(
             FAKE.into(),
             JsValue::UNDEFINED,
             with_fake(&fake, &[]),
         ))
         .await;
-        assert!(js_sys::Reflect::has(&got, &"result".into()).unwrap());
+        assert_eq!(json(&get(&got, "result")), result);
+        assert_eq!(get(&got, "status"), JsValue::from(200));
     }
 }
 
@@ -162,13 +178,35 @@ async fn what_is_not_json_or_not_an_envelope_is_a_decode_error() {
     }
 }
 
-#[wasm_bindgen_test]
-async fn a_huge_text_body_is_cut_at_65536_characters() {
-    let fake = fake_fetch(&js_sys::Array::of1(&obj(&[("body", &big_text(200_000))])));
+/// The `body` of the decode error for a count answered with `text`.
+async fn cut_body_of(text: &str) -> JsValue {
+    let fake = fake_fetch(&js_sys::Array::of1(&obj(&[("body", &text.into())])));
     let retries = JsValue::from(0);
     let r = rejects(fake_count(&fake, "{}", &[("retries", &retries)])).await;
     assert_eq!(r.kind, "decode");
-    assert_eq!(r.body.as_string().map(|s| s.len()), Some(65_536));
+    r.body
+}
+
+#[wasm_bindgen_test]
+async fn a_huge_text_body_is_cut_to_its_first_65536_characters() {
+    // Marked at both ends, so that a cut keeping any other 65,536
+    // characters shows.
+    let text = format!("<{}>", "x".repeat(199_998));
+    let body = cut_body_of(&text).await;
+    assert_eq!(body, JsValue::from(&text[..65_536]));
+}
+
+#[wasm_bindgen_test]
+async fn the_cut_never_splits_a_surrogate_pair() {
+    // U+1F600 is two UTF-16 units. Where its first unit is the
+    // 65,536th, the pair goes; where its second is, the pair stays.
+    let pair = '\u{1F600}';
+    let straddling = format!("{}{pair}{}", "x".repeat(65_535), "y".repeat(1_000));
+    let body = cut_body_of(&straddling).await;
+    assert_eq!(body, JsValue::from("x".repeat(65_535)));
+    let fitting = format!("{}{pair}{}", "x".repeat(65_534), "y".repeat(1_000));
+    let body = cut_body_of(&fitting).await;
+    assert_eq!(body, JsValue::from(format!("{}{pair}", "x".repeat(65_534))));
 }
 
 #[wasm_bindgen_test]

@@ -212,4 +212,49 @@ async fn undefined_and_null_params_are_not_sent() {
     for i in 0..2 {
         assert_eq!(get(&call(&fake, i), "body"), JsValue::from("{}"));
     }
+    // In query and form mode too, for count's params and a list's own.
+    for mode in ["query", "form"] {
+        let m = JsValue::from(mode);
+        let fake = scripted(&format!(r#"[{{"body":{:?}}}]"#, count_body(3)));
+        let params = obj(&[("query", &JsValue::UNDEFINED), ("active", &JsValue::NULL)]);
+        resolves(count_users(
+            FAKE.into(),
+            params,
+            with_fake(&fake, &[("paramsIn", &m)]),
+        ))
+        .await;
+        let params = obj(&[
+            ("query", &JsValue::NULL),
+            ("active", &JsValue::UNDEFINED),
+            ("page", &JsValue::NULL),
+            ("pageSize", &JsValue::UNDEFINED),
+            ("sort", &"name".into()),
+        ]);
+        resolves(list_users(
+            FAKE.into(),
+            params,
+            with_fake(&fake, &[("paramsIn", &m)]),
+        ))
+        .await;
+        for (i, expected) in [(0, "{}"), (1, r#"{"sort":"name"}"#)] {
+            let sent = call(&fake, i);
+            let decoded = if mode == "query" {
+                query_of(&get(&sent, "url"))
+            } else {
+                form_of(&get(&sent, "body"))
+            };
+            assert_eq!(json(&decoded), expected, "{mode}, call {i}");
+        }
+        // Nothing at all where nothing is sent: no "?" and an empty form.
+        let first = call(&fake, 0);
+        if mode == "query" {
+            assert!(
+                !get(&first, "url").as_string().unwrap().contains('?'),
+                "{}",
+                json(&first)
+            );
+        } else {
+            assert_eq!(get(&first, "body"), JsValue::from(""), "{mode}");
+        }
+    }
 }
