@@ -33,7 +33,8 @@
 //! ├── lib.rs       the public API: re-exports only
 //! ├── binding.rs   #[doc(hidden)] the JS layer's and the fuzz targets' door; nothing in the crate uses it
 //! ├── api/         UsersClient, ClientOptions, CallOptions, Hooks: may use transport, rules and the root files
-//! ├── transport/   how attempts reach the server: may use rules and the root files
+//! ├── transport/   how attempts reach the server: may use rules, the root files and the options it reads
+//! │   ├── mod.rs   the seam: the Transport trait the call loop is written against, and Target, this build's
 //! │   ├── fetch/   through the JS host's fetch (the only folder with JS types, with api's JS-facing options)
 //! │   └── wasi/    through wasi:http and wasi:clocks, on wasm32-wasip2 only (the component in component/)
 //! ├── rules/       pure, JS-free, native-tested: may use only the root files below
@@ -44,8 +45,9 @@
 //! ```
 //!
 //! Each transport asks the same rules what to send, how to judge the answer
-//! and whether to retry; [`UsersClient`]'s one call loop takes the target's
-//! transport by `cfg`.
+//! and whether to retry; [`UsersClient`]'s one call loop is written once
+//! against the transport seam, and one `cfg`-selected alias names the
+//! target's transport.
 //!
 //! Everything compiles on every target (server-side rendering builds link
 //! the crate natively), but only the pure layer runs outside wasm32: there

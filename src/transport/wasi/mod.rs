@@ -9,6 +9,8 @@
 //! component's one thread: a wait is a `wasi:io/poll` of the response (or
 //! the body's stream) against a `wasi:clocks/monotonic-clock` pollable.
 //!
+//! [`Wasi`] puts them together as the call loop's [`Transport`].
+//!
 //! Resources are dropped children first (a stream before its body, a body
 //! before its response): a host traps on a parent dropped before its child,
 //! and a trap would kill the instance for every later call.
@@ -25,10 +27,119 @@ use ::wasi::http::types::{
 use ::wasi::io::poll::{poll, Pollable};
 use ::wasi::io::streams::{InputStream, StreamError};
 
-use crate::error::{Cause, Error, ErrorKind};
-use crate::rules::retry::is_retryable_status;
+use std::future::Future;
 
-use request::Request;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use crate::api::options::{CallOptions, ClientOptions, HeaderList, HeaderProvider};
+use crate::error::{Cause, Error, ErrorKind};
+use crate::model::{Envelope, Operation};
+use crate::rules::headers::Resolved;
+use crate::rules::retry::is_retryable_status;
+use crate::transport::{Failed, Rejection, Retry, Transport};
+
+use request::{Headers, Params, Request};
+
+/// The transport through `wasi:http` and `wasi:clocks`. (A WASI host has
+/// no `fetch` option and no signal.)
+pub struct Wasi;
+
+impl Transport for Wasi {
+    type Params = Params;
+    type Body = String;
+    type Headers = Headers;
+    type Request = Request;
+
+    fn base_href(url: &str) -> Result<String, Error> {
+        request::base_href(url)
+    }
+
+    fn params<T: Serialize>(params: &T) -> Result<Params, Error> {
+        request::params_object(params)
+    }
+
+    fn headers(resolved: Resolved) -> Headers {
+        Headers::new(resolved)
+    }
+
+    fn resolved(headers: &Headers) -> &Resolved {
+        &headers.resolved
+    }
+
+    fn build(
+        url: &str,
+        params: &Params,
+        headers: &Headers,
+        options: &ClientOptions,
+    ) -> Result<Request, Rejection> {
+        Ok(request::build(
+            url,
+            options.params_in,
+            params,
+            headers,
+            options.credentials,
+        )?)
+    }
+
+    fn url(request: &Request) -> &str {
+        &request.url
+    }
+
+    fn ready(_call: &CallOptions) -> Result<(), Rejection> {
+        Ok(())
+    }
+
+    async fn provide(
+        provider: &HeaderProvider,
+        _call: &CallOptions,
+    ) -> Result<HeaderList, Rejection> {
+        provider.provide().await
+    }
+
+    type Outcome = Result<Answer, Error>;
+
+    async fn attempt(
+        request: &Request,
+        _client: &ClientOptions,
+        _call: &CallOptions,
+        timeout_ms: u32,
+        arrived: &dyn Fn(u16),
+    ) -> Result<Answer, Error> {
+        attempt(request, timeout_ms, arrived)
+    }
+
+    fn settle(
+        outcome: Result<Answer, Error>,
+        _request: &Request,
+        _call: &CallOptions,
+        operation: Operation,
+        secrets: &[String],
+    ) -> Result<String, Failed> {
+        let answer = outcome?;
+        let retry_after = answer.retry_after.clone();
+        answer::judge(answer, operation, secrets).map_err(|error| Failed {
+            rejection: error.into(),
+            retry: Retry::AsTheRuleSays(retry_after),
+        })
+    }
+
+    fn pause(ms: f64, _call: &CallOptions) -> impl Future {
+        async move { sleep_ms(ms) }
+    }
+
+    fn now_ms() -> f64 {
+        now_ms()
+    }
+
+    fn random() -> f64 {
+        random()
+    }
+
+    fn decode<T: DeserializeOwned>(body: String) -> Result<Envelope<T>, Error> {
+        answer::decode(body)
+    }
+}
 
 /// How much of the body one read asks for.
 const READ_CHUNK: u64 = 64 * 1024;
@@ -95,19 +206,19 @@ pub fn attempt(request: &Request, timeout_ms: u32, arrived: &dyn Fn(u16)) -> Res
 }
 
 /// Waits `ms` milliseconds (a pause before a retry).
-pub fn sleep_ms(ms: f64) {
+fn sleep_ms(ms: f64) {
     let nanos = (ms.max(0.0) * 1e6) as u64;
     monotonic_clock::subscribe_duration(nanos).block();
 }
 
 /// The time in milliseconds since the Unix epoch (for `Retry-After` dates).
-pub fn now_ms() -> f64 {
+fn now_ms() -> f64 {
     let now = wall_clock::now();
     now.seconds as f64 * 1_000.0 + f64::from(now.nanoseconds) / 1e6
 }
 
 /// A random number in `[0, 1)` (for the backoff's jitter).
-pub fn random() -> f64 {
+fn random() -> f64 {
     (::wasi::random::random::get_random_u64() >> 11) as f64 / (1u64 << 53) as f64
 }
 
