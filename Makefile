@@ -53,8 +53,10 @@ lint:
 	cargo clippy -p user-management-client -p user-management-client-component --target wasm32-wasip2 --lib -- -D warnings
 	cargo fmt --manifest-path component/host/Cargo.toml --check
 
-## Native tests: the client's pure modules and the reference server.
-unit:
+## Native tests: the client's pure modules, the whole client on tokio
+## against the reference server (its debug binary, built first), and the
+## reference server.
+unit: debug-server
 	cargo test --workspace
 
 ## The reference server as the tests run it (debug build, rebuilt when its source changed).

@@ -17,7 +17,7 @@ use crate::{HeaderList, HeaderProvider, ParamsIn, RetryInfo, UsersClient};
 /// Runs a call with `params`, the object of checked params to send:
 /// resolves with the parsed body, a checked envelope, and rejects with the
 /// error and the JS value behind it, credentials cut out of both.
-#[cfg(not(all(target_arch = "wasm32", target_os = "wasi")))]
+#[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 pub async fn call(
     client: &UsersClient,
     operation: crate::Operation,
@@ -25,6 +25,21 @@ pub async fn call(
     options: &crate::CallOptions,
 ) -> Result<JsValue, Rejection> {
     client.call(operation, params, options).await
+}
+
+/// Outside wasm32 there is no JS host: the JS layer's call fails at once.
+#[cfg(not(target_arch = "wasm32"))]
+pub async fn call(
+    _client: &UsersClient,
+    _operation: crate::Operation,
+    _params: &js_sys::Object,
+    _options: &crate::CallOptions,
+) -> Result<JsValue, Rejection> {
+    Err(crate::Error::new(
+        crate::ErrorKind::Network,
+        "the JS layer runs only in a JS host (wasm32)",
+    )
+    .into())
 }
 
 /// Where `client` sends params.

@@ -1,6 +1,7 @@
 //! `user-management-client`: a strict, small client for the User Management
 //! API (`count_users`, `list_users`) for Rust programs compiled to `wasm32`
-//! (Leptos, Yew, Dioxus, workers-rs). The npm package's JS API is a thin
+//! (Leptos, Yew, Dioxus, workers-rs), to `wasm32-wasip2`, and natively (on
+//! tokio: servers, server-side renders, CLIs). The npm package's JS API is a thin
 //! layer over this crate, in its own crate (`js/`): an app that depends on
 //! this one gets no JS exports in its `.wasm`.
 //!
@@ -36,7 +37,9 @@
 //! ├── transport/   how attempts reach the server: may use rules, the root files and the options it reads
 //! │   ├── mod.rs   the seam: the Transport trait the call loop is written against, and Target, this build's
 //! │   ├── fetch/   through the JS host's fetch (the only folder with JS types, with api's JS-facing options)
-//! │   └── wasi/    through wasi:http and wasi:clocks, on wasm32-wasip2 only (the component in component/)
+//! │   ├── wasi/    through wasi:http and wasi:clocks, on wasm32-wasip2 only (the component in component/)
+//! │   ├── native/  through reqwest (rustls) on tokio, on every target that is not wasm32
+//! │   └── plain/   the request and answer of wasi/ and native/ (serde_json, url)
 //! ├── rules/       pure, JS-free, native-tested: may use only the root files below
 //! ├── model.rs     the serde data types
 //! ├── error.rs     the one error type
@@ -49,11 +52,14 @@
 //! against the transport seam, and one `cfg`-selected alias names the
 //! target's transport.
 //!
-//! Everything compiles on every target (server-side rendering builds link
-//! the crate natively), but only the pure layer runs outside wasm32: there
-//! [`UsersClient::new`] checks its options as usual and every call fails
-//! with an [`ErrorKind::Network`] error saying that the client needs a JS
-//! `fetch`.
+//! Everything compiles and runs on every target. Natively the calls go
+//! through reqwest on tokio and must run inside a tokio runtime: outside
+//! one a call fails at once with an [`ErrorKind::Network`] error saying so.
+//! Natively [`UsersClient`] is still `!Send` (its hooks and header provider
+//! are `Rc` closures), so a call runs on the task that made it (`join!`,
+//! `LocalSet`), not in `tokio::spawn`. The JS-facing options (`fetch`,
+//! `signal`, `credentials`) still exist on every target and mean nothing
+//! outside a JS host.
 //!
 //! Nothing here may panic: a trap kills the wasm instance for every later
 //! call, so `unwrap`, `expect`, `panic!` and indexing are denied outside

@@ -76,11 +76,10 @@ impl UsersClient {
         check_base_url(&options.base_url)?;
         check_headers(&options.headers)?;
         let href = Target::base_href(&options.base_url)?;
-        let prepared =
-            (cfg!(target_arch = "wasm32") && options.header_provider.is_none()).then(|| {
-                let resolved = Resolved::new(&options.headers, &[], &[], options.params_in);
-                Target::headers(resolved)
-            });
+        let prepared = options.header_provider.is_none().then(|| {
+            let resolved = Resolved::new(&options.headers, &[], &[], options.params_in);
+            Target::headers(resolved)
+        });
         Ok(UsersClient {
             config: Rc::new(Config {
                 count_url: join(&href, Operation::Count.path()),
@@ -126,7 +125,7 @@ impl UsersClient {
     /// A call with `params`, the object of checked params to send: resolves
     /// with the parsed body, a checked envelope, and rejects with the error
     /// and the JS value behind it, credentials cut out of both.
-    #[cfg(not(all(target_arch = "wasm32", target_os = "wasi")))]
+    #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
     pub(crate) async fn call(
         &self,
         operation: Operation,

@@ -10,7 +10,10 @@
 //! [`fetch`] is the transport through the JS host's `fetch`: the only place,
 //! with the client's JS-facing options, where JS types appear. [`wasi`] is
 //! its sibling for `wasm32-wasip2` (the WebAssembly component in
-//! `component/`), through `wasi:http` and `wasi:clocks`, using the same rules.
+//! `component/`), through `wasi:http` and `wasi:clocks`; [`native`] the one
+//! for every target that is not wasm32, through reqwest on tokio. Those two
+//! share [`plain`]'s request and answer (serde_json, `url`). All three use
+//! the same rules.
 
 use std::future::Future;
 
@@ -22,23 +25,31 @@ use crate::error::Error;
 use crate::model::{Envelope, Operation};
 use crate::rules::headers::Resolved;
 
-// On wasm32-wasip2 the client uses only fetch's `Rejection` (the options
+// Outside a JS host the client uses only fetch's `Rejection` (the options
 // still name a JS host's types there); `binding` still names the rest.
-#[cfg_attr(all(target_arch = "wasm32", target_os = "wasi"), allow(dead_code))]
+#[cfg_attr(
+    not(all(target_arch = "wasm32", not(target_os = "wasi"))),
+    allow(dead_code)
+)]
 pub(crate) mod fetch;
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) mod native;
+#[cfg(any(not(target_arch = "wasm32"), target_os = "wasi"))]
+pub(crate) mod plain;
 #[cfg(all(target_arch = "wasm32", target_os = "wasi"))]
 pub mod wasi;
 
 pub(crate) use fetch::rejection::Rejection;
 
-/// The transport of this build: `wasi:http` on wasm32-wasip2, the JS host's
-/// `fetch` on every other target.
+/// The transport of this build: `wasi:http` on wasm32-wasip2.
 #[cfg(all(target_arch = "wasm32", target_os = "wasi"))]
 pub(crate) type Target = wasi::Wasi;
-/// The transport of this build: `wasi:http` on wasm32-wasip2, the JS host's
-/// `fetch` on every other target.
-#[cfg(not(all(target_arch = "wasm32", target_os = "wasi")))]
+/// The transport of this build: the JS host's `fetch` on wasm32.
+#[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 pub(crate) type Target = fetch::Fetch;
+/// The transport of this build: reqwest on tokio outside wasm32.
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) type Target = native::Native;
 
 /// A failed attempt: the error, and whether to ask the retry rule.
 pub(crate) struct Failed {

@@ -3,9 +3,8 @@
 //! `wasm32-wasip2` (the WebAssembly component). What it sends and how the
 //! answer is judged are the library's rules, as for the fetch transport.
 //!
-//! A WASI host has no JSON or URL of its own, so JSON goes through
-//! serde_json and URLs through the `url` crate (the WHATWG URL standard,
-//! which is what `URL` is in a JS runtime). Everything here blocks the
+//! A WASI host has no JSON or URL of its own: the request and the answer
+//! are `transport/plain/`'s (serde_json, the `url` crate). Everything here blocks the
 //! component's one thread: a wait is a `wasi:io/poll` of the response (or
 //! the body's stream) against a `wasi:clocks/monotonic-clock` pollable.
 //!
@@ -14,9 +13,6 @@
 //! Resources are dropped children first (a stream before its body, a body
 //! before its response): a host traps on a parent dropped before its child,
 //! and a trap would kill the instance for every later call.
-
-pub mod answer;
-pub mod request;
 
 use ::wasi::clocks::{monotonic_clock, wall_clock};
 use ::wasi::http::outgoing_handler;
@@ -39,7 +35,8 @@ use crate::rules::headers::Resolved;
 use crate::rules::retry::is_retryable_status;
 use crate::transport::{Failed, Rejection, Retry, Transport};
 
-use request::{Headers, Params, Request};
+use crate::transport::plain::answer::{self, body_text, Answer};
+use crate::transport::plain::request::{self, Headers, Params, Request};
 
 /// The transport through `wasi:http` and `wasi:clocks`. (A WASI host has
 /// no `fetch` option and no signal.)
@@ -145,17 +142,6 @@ impl Transport for Wasi {
 const READ_CHUNK: u64 = 64 * 1024;
 /// The most `blocking-write-and-flush` takes at once.
 const WRITE_CHUNK: usize = 4096;
-
-/// A response that arrived, with its whole body.
-pub struct Answer {
-    /// The HTTP status.
-    pub http_status: u16,
-    /// The body, decoded as `fetch`'s `text()` decodes it: UTF-8 without a
-    /// leading byte order mark, invalid bytes as U+FFFD.
-    pub text: String,
-    /// `Retry-After`, read only where the status is one that is retried.
-    pub retry_after: Option<String>,
-}
 
 /// Sends `request` as a `POST` and reads the whole answer: `timeout_ms`
 /// (0: none) covers the response and its body; `arrived` is told the HTTP
@@ -298,14 +284,7 @@ fn read_body(body: &IncomingBody, deadline: Option<u64>, url: &str) -> Result<St
             }
         }
     }
-    let text = match String::from_utf8(bytes) {
-        Ok(text) => text,
-        Err(error) => String::from_utf8_lossy(error.as_bytes()).into_owned(),
-    };
-    Ok(match text.strip_prefix('\u{FEFF}') {
-        Some(rest) => rest.to_string(),
-        None => text,
-    })
+    Ok(body_text(bytes))
 }
 
 /// Waits until `pollable` is ready, or fails with a `timeout` error at
