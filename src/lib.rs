@@ -55,11 +55,11 @@
 //! Everything compiles and runs on every target. Natively the calls go
 //! through reqwest on tokio and must run inside a tokio runtime: outside
 //! one a call fails at once with an [`ErrorKind::Network`] error saying so.
-//! Natively [`UsersClient`] is still `!Send` (its hooks and header provider
-//! are `Rc` closures), so a call runs on the task that made it (`join!`,
-//! `LocalSet`), not in `tokio::spawn`. The JS-facing options (`fetch`,
-//! `signal`, `credentials`) still exist on every target and mean nothing
-//! outside a JS host.
+//! Natively [`UsersClient`] is `Send + Sync` and its futures are `Send`
+//! (`tokio::spawn`, axum handlers; hooks and header providers are then
+//! `Send + Sync` closures), and no JS binding crate is in the dependency
+//! tree. The JS-facing options (`fetch`, `signal`, `credentials`) exist on
+//! wasm32 only (on wasm32-wasip2 they mean nothing).
 //!
 //! Nothing here may panic: a trap kills the wasm instance for every later
 //! call, so `unwrap`, `expect`, `panic!` and indexing are denied outside
@@ -92,7 +92,10 @@ pub mod binding;
 
 pub use api::client::UsersClient;
 pub use api::hooks::{AttemptInfo, Hook, Hooks, ResponseInfo, RetryInfo};
-pub use api::options::{CallOptions, ClientOptions, HeaderList, HeaderProvider, ProvidedHeaders};
+pub use api::options::{
+    CallOptions, ClientOptions, HeaderList, HeaderProvider, MaybeSend, MaybeSendSync,
+    ProvidedHeaders,
+};
 pub use error::{Cause, Error, ErrorKind};
 pub use model::{
     Active, Count, CountParams, Credentials, Envelope, ListParams, Operation, ParamsIn,

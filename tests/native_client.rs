@@ -1,13 +1,13 @@
 //! The whole client natively, on tokio, against the reference server (its
 //! binary from this workspace, built first: `cargo build -p
 //! user-management-server`; `make unit` does): counts, a typed list page,
-//! every error kind, `Retry-After`, overlapping calls and redaction.
+//! every error kind, `Retry-After`, overlapping calls, a call in
+//! `tokio::spawn`, and redaction.
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::cell::RefCell;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
-use std::rc::Rc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde::Deserialize;
@@ -172,11 +172,11 @@ async fn a_server_that_never_answers_is_a_timeout() {
 #[tokio::test]
 async fn a_503_with_retry_after_is_waited_for_and_retried() {
     let server = server();
-    let delays = Rc::new(RefCell::new(Vec::new()));
-    let seen = Rc::clone(&delays);
+    let delays = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&delays);
     let options = ClientOptions::new(format!("{}/faults/retry-after-seconds/native", server.url))
         .retries(1)
-        .hooks(Hooks::default().before_retry(move |info| seen.borrow_mut().push(info.delay_ms)));
+        .hooks(Hooks::default().before_retry(move |info| seen.lock().unwrap().push(info.delay_ms)));
     let started = Instant::now();
     let count = UsersClient::new(options)
         .expect("client")
@@ -184,21 +184,21 @@ async fn a_503_with_retry_after_is_waited_for_and_retried() {
         .await
         .expect("the retry answers");
     assert_eq!(count.result.total_users, 7);
-    assert_eq!(*delays.borrow(), [1000.0]);
+    assert_eq!(*delays.lock().unwrap(), [1000.0]);
     assert!(started.elapsed() >= Duration::from_millis(1000));
 }
 
 #[tokio::test]
 async fn eight_joined_calls_overlap() {
     let server = server();
-    let events = Rc::new(RefCell::new(Vec::new()));
-    let (sent, answered) = (Rc::clone(&events), Rc::clone(&events));
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let (sent, answered) = (Arc::clone(&events), Arc::clone(&events));
     let options = ClientOptions::new(format!("{}/faults/slow/native", server.url))
         .params_in(ParamsIn::Query)
         .hooks(
             Hooks::default()
-                .before_request(move |_| sent.borrow_mut().push("sent"))
-                .after_response(move |_| answered.borrow_mut().push("answered")),
+                .before_request(move |_| sent.lock().unwrap().push("sent"))
+                .after_response(move |_| answered.lock().unwrap().push("answered")),
         );
     let client = UsersClient::new(options).expect("client");
     let mut params = ListParams::default();
@@ -224,7 +224,7 @@ async fn eight_joined_calls_overlap() {
         assert_eq!(outcome.expect("a slow answer").status, 200);
     }
     // Every request was out before the first answer came back.
-    let events = events.borrow();
+    let events = events.lock().unwrap();
     assert_eq!(events.len(), 16);
     assert!(events[..8].iter().all(|e| *e == "sent"), "{events:?}");
     assert!(elapsed < Duration::from_secs(6), "{elapsed:?}");
@@ -257,4 +257,33 @@ async fn a_server_echoing_the_token_gets_no_piece_back() {
             assert!(!shown.contains(piece), "{scenario}: {piece:?} in {shown}");
         }
     }
+}
+
+#[tokio::test]
+async fn a_call_moves_into_tokio_spawn() {
+    fn send_sync<T: Send + Sync + 'static>(_: &T) {}
+    let server = server();
+    let client = client(&server.url);
+    send_sync(&client);
+    let task = tokio::spawn(async move {
+        let params = CountParams::default();
+        client.count_users(&params, &CallOptions::default()).await
+    });
+    let count = task.await.expect("the task ran").expect("count");
+    assert_eq!(count.result.total_users, 1000);
+}
+
+#[tokio::test]
+async fn dropping_a_call_drops_its_request() {
+    let server = server();
+    let options = ClientOptions::new(format!("{}/faults/slow/native-drop", server.url)).retries(0);
+    let client = UsersClient::new(options).expect("client");
+    let params = CountParams::default();
+    let none = CallOptions::default();
+    let call = client.count_users(&params, &none);
+    // The call is dropped after 200 ms, long before the 30 s answer.
+    let started = Instant::now();
+    let outcome = tokio::time::timeout(Duration::from_millis(200), call).await;
+    assert!(outcome.is_err());
+    assert!(started.elapsed() < Duration::from_secs(5));
 }

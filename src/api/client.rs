@@ -8,8 +8,6 @@
 //! written once against the transport seam (`transport::Transport`); the
 //! target's transport is `transport::Target`.
 
-use std::rc::Rc;
-
 use serde::de::DeserializeOwned;
 
 use crate::api::hooks::{AttemptInfo, ResponseInfo, RetryInfo};
@@ -29,6 +27,13 @@ type Body = <Target as Transport>::Body;
 type Headers = <Target as Transport>::Headers;
 type Request = <Target as Transport>::Request;
 
+/// How a client shares its configuration with its clones: natively across
+/// threads.
+#[cfg(target_arch = "wasm32")]
+type Shared<T> = std::rc::Rc<T>;
+#[cfg(not(target_arch = "wasm32"))]
+type Shared<T> = std::sync::Arc<T>;
+
 /// A client bound to one base URL and set of options. Cheap to clone.
 ///
 /// ```no_run
@@ -46,7 +51,7 @@ type Request = <Target as Transport>::Request;
 /// ```
 #[derive(Clone)]
 pub struct UsersClient {
-    config: Rc<Config>,
+    config: Shared<Config>,
 }
 
 /// Shows the options (credential header values read `"[REDACTED]"`).
@@ -70,8 +75,9 @@ struct Config {
 
 impl UsersClient {
     /// Checks the options: a bad base URL or header is a
-    /// [`ErrorKind::Validation`] error. Outside wasm32 the same checks
-    /// run, but the platform's `URL` does not parse the base URL.
+    /// [`ErrorKind::Validation`](crate::ErrorKind::Validation) error. The
+    /// base URL is parsed by the platform's `URL` in a JS host, by the `url`
+    /// crate elsewhere.
     pub fn new(options: ClientOptions) -> Result<UsersClient, Error> {
         check_base_url(&options.base_url)?;
         check_headers(&options.headers)?;
@@ -81,7 +87,7 @@ impl UsersClient {
             Target::headers(resolved)
         });
         Ok(UsersClient {
-            config: Rc::new(Config {
+            config: Shared::new(Config {
                 count_url: join(&href, Operation::Count.path()),
                 list_url: join(&href, Operation::List.path()),
                 timeout_ms: duration_ms(options.timeout),
@@ -202,13 +208,7 @@ impl UsersClient {
             retries_done += 1;
             if let Some(hook) = &config.options.hooks.before_retry {
                 let shown = failed.rejection.redact(secrets);
-                hook(&RetryInfo {
-                    operation,
-                    attempt: number,
-                    error: shown.error,
-                    delay_ms: delay,
-                    cause: shown.cause,
-                });
+                hook(&RetryInfo::new(operation, number, shown, delay));
             }
             Target::pause(delay, options).await;
             Target::ready(options)?;

@@ -25,12 +25,10 @@ use crate::error::Error;
 use crate::model::{Envelope, Operation};
 use crate::rules::headers::Resolved;
 
-// Outside a JS host the client uses only fetch's `Rejection` (the options
+// On wasm32-wasip2 the client uses only fetch's `Rejection` (the options
 // still name a JS host's types there); `binding` still names the rest.
-#[cfg_attr(
-    not(all(target_arch = "wasm32", not(target_os = "wasi"))),
-    allow(dead_code)
-)]
+#[cfg(target_arch = "wasm32")]
+#[cfg_attr(target_os = "wasi", allow(dead_code))]
 pub(crate) mod fetch;
 #[cfg(not(target_arch = "wasm32"))]
 pub(crate) mod native;
@@ -39,7 +37,19 @@ pub(crate) mod plain;
 #[cfg(all(target_arch = "wasm32", target_os = "wasi"))]
 pub mod wasi;
 
+#[cfg(target_arch = "wasm32")]
 pub(crate) use fetch::rejection::Rejection;
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) use native::Rejection;
+
+/// What an attempt tells when its response headers arrived: natively
+/// `Sync`, so that a call's future is `Send`.
+#[cfg(target_arch = "wasm32")]
+pub(crate) type Arrived<'a> = &'a dyn Fn(u16);
+/// What an attempt tells when its response headers arrived: natively
+/// `Sync`, so that a call's future is `Send`.
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) type Arrived<'a> = &'a (dyn Fn(u16) + Sync);
 
 /// The transport of this build: `wasi:http` on wasm32-wasip2.
 #[cfg(all(target_arch = "wasm32", target_os = "wasi"))]
@@ -65,8 +75,11 @@ pub(crate) enum Retry {
     AsTheRuleSays(Option<String>),
     /// Nothing: a setup error (the host has no `fetch`, or it answered
     /// something that is not a response), which every attempt would meet.
-    /// (The WASI transport has no such error.)
-    #[cfg_attr(all(target_arch = "wasm32", target_os = "wasi"), allow(dead_code))]
+    /// (Only the fetch transport has such errors.)
+    #[cfg_attr(
+        not(all(target_arch = "wasm32", not(target_os = "wasi"))),
+        allow(dead_code)
+    )]
     Never,
 }
 
@@ -138,7 +151,7 @@ pub(crate) trait Transport {
         client: &'a ClientOptions,
         call: &'a CallOptions,
         timeout_ms: u32,
-        arrived: &'a dyn Fn(u16),
+        arrived: Arrived<'a>,
     ) -> impl Future<Output = Self::Outcome> + 'a;
     /// What an attempt came to, judged by the envelope rules: the body of a
     /// good answer, or why it failed, with `secrets` cut out of the error.

@@ -9,9 +9,8 @@
 //! - [`exchange`]: one attempt through `fetch`.
 //! - [`answer`]: the answer read for the envelope rules.
 //!
-//! [`Fetch`] puts them together as the call loop's [`Transport`]. Outside
-//! wasm32 there is no JS host: every call fails with a `network` error
-//! saying so, before anything JS is touched.
+//! [`Fetch`] puts them together as the call loop's [`Transport`]. It is
+//! compiled on wasm32 only.
 
 pub mod answer;
 pub mod exchange;
@@ -33,18 +32,12 @@ use crate::error::{Error, ErrorKind};
 use crate::model::{Envelope, Operation};
 use crate::rules::headers::Resolved;
 use crate::rules::value::Value;
-use crate::transport::{Failed, Retry, Transport};
+use crate::transport::{Arrived, Failed, Retry, Transport};
 
 use exchange::{attempt, Answer, Failure};
 use rejection::{failure_detail, Rejection};
 use request::{Headers, Request};
 use wait::{is_aborted, Stop};
-
-/// What every call returns outside wasm32, where there is no JS `fetch`.
-const NEEDS_FETCH: &str =
-    "this client calls the API through JavaScript's fetch, which it has only \
-     when compiled to wasm32 and run in a JS runtime; on another target (a server-side \
-     render) every call fails with this error";
 
 /// The transport through the JS host's `fetch`.
 pub struct Fetch;
@@ -60,7 +53,6 @@ impl Transport for Fetch {
     }
 
     fn params<T: Serialize>(params: &T) -> Result<Object, Error> {
-        no_js_host()?;
         request::params_object(params)
     }
 
@@ -86,7 +78,6 @@ impl Transport for Fetch {
     }
 
     fn ready(call: &CallOptions) -> Result<(), Rejection> {
-        no_js_host()?;
         let signal = call.signal.as_ref();
         if is_aborted(signal) {
             return Err(aborted(signal));
@@ -112,7 +103,7 @@ impl Transport for Fetch {
         client: &'a ClientOptions,
         call: &'a CallOptions,
         timeout_ms: u32,
-        arrived: &'a dyn Fn(u16),
+        arrived: Arrived<'a>,
     ) -> impl Future<Output = Result<Answer, Failure>> + 'a {
         let signal = call.signal.as_ref();
         attempt(request, client.fetch.as_ref(), timeout_ms, signal, arrived)
@@ -149,14 +140,6 @@ impl Transport for Fetch {
     fn decode<T: DeserializeOwned>(body: JsValue) -> Result<Envelope<T>, Error> {
         decode(body)
     }
-}
-
-/// Outside wasm32, the error every call fails with.
-fn no_js_host() -> Result<(), Error> {
-    if cfg!(not(target_arch = "wasm32")) {
-        return Err(Error::new(ErrorKind::Network, NEEDS_FETCH));
-    }
-    Ok(())
 }
 
 /// What an attempt came to: the parsed body of a good answer, or why it

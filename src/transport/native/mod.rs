@@ -23,9 +23,36 @@ use crate::error::{Cause, Error, ErrorKind};
 use crate::model::{Envelope, Operation};
 use crate::rules::headers::Resolved;
 use crate::rules::retry::is_retryable_status;
+use crate::rules::secrets::redacted;
 use crate::transport::plain::answer::{self, body_text, Answer};
 use crate::transport::plain::request::{self, Headers, Params, Request};
-use crate::transport::{Failed, Rejection, Retry, Transport};
+use crate::transport::{Arrived, Failed, Retry, Transport};
+
+/// An [`Error`] as the call loop carries it (outside a JS host there is no
+/// JS value behind one).
+#[derive(Clone, Debug)]
+pub struct Rejection {
+    /// The error.
+    pub error: Error,
+}
+
+impl Rejection {
+    /// The same rejection with every `secret` cut out of the error.
+    pub(crate) fn redact(self, secrets: &[String]) -> Rejection {
+        if secrets.is_empty() {
+            return self;
+        }
+        Rejection {
+            error: self.error.cut(|text| redacted(text, secrets)),
+        }
+    }
+}
+
+impl From<Error> for Rejection {
+    fn from(error: Error) -> Rejection {
+        Rejection { error }
+    }
+}
 
 /// What a call made outside a tokio runtime fails with.
 const NEEDS_TOKIO: &str = "natively this client calls the API through reqwest on tokio: \
@@ -67,7 +94,7 @@ impl Transport for Native {
             options.params_in,
             params,
             headers,
-            options.credentials,
+            None,
         )?)
     }
 
@@ -98,7 +125,7 @@ impl Transport for Native {
         _client: &'a ClientOptions,
         _call: &'a CallOptions,
         timeout_ms: u32,
-        arrived: &'a dyn Fn(u16),
+        arrived: Arrived<'a>,
     ) -> impl Future<Output = Result<Answer, Error>> + 'a {
         attempt(request, timeout_ms, arrived)
     }
@@ -169,7 +196,7 @@ fn client() -> Result<&'static reqwest::Client, Error> {
 async fn attempt(
     request: &Request,
     timeout_ms: u32,
-    arrived: &dyn Fn(u16),
+    arrived: Arrived<'_>,
 ) -> Result<Answer, Error> {
     let exchange = exchange(request, arrived);
     if timeout_ms == 0 {
@@ -185,7 +212,7 @@ async fn attempt(
 }
 
 /// One request and its whole answer.
-async fn exchange(request: &Request, arrived: &dyn Fn(u16)) -> Result<Answer, Error> {
+async fn exchange(request: &Request, arrived: Arrived<'_>) -> Result<Answer, Error> {
     let url = &request.url;
     let mut builder = client()?.post(url);
     for (name, value) in &request.headers {

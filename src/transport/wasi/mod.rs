@@ -33,7 +33,7 @@ use crate::error::{Cause, Error, ErrorKind};
 use crate::model::{Envelope, Operation};
 use crate::rules::headers::Resolved;
 use crate::rules::retry::is_retryable_status;
-use crate::transport::{Failed, Rejection, Retry, Transport};
+use crate::transport::{Arrived, Failed, Rejection, Retry, Transport};
 
 use crate::transport::plain::answer::{self, body_text, Answer};
 use crate::transport::plain::request::{self, Headers, Params, Request};
@@ -101,7 +101,7 @@ impl Transport for Wasi {
         _client: &ClientOptions,
         _call: &CallOptions,
         timeout_ms: u32,
-        arrived: &dyn Fn(u16),
+        arrived: Arrived<'_>,
     ) -> Result<Answer, Error> {
         attempt(request, timeout_ms, arrived)
     }
