@@ -75,8 +75,10 @@ lint:
 	RUSTDOCFLAGS="-D warnings" cargo doc --locked -q --no-deps -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown
 	cargo clippy --locked -p user-management-client -p user-management-client-component --target wasm32-wasip2 --lib -- -D warnings
 
-## Native tests: the client's pure modules and the reference server.
-unit:
+## Native tests: the client's pure modules, the whole client on tokio
+## against the reference server (its debug binary, built first), and the
+## reference server.
+unit: debug-server
 	cargo test --locked --workspace
 
 ## The reference server as the tests run it (debug build, rebuilt when its source changed).

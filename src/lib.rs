@@ -10,9 +10,12 @@
 //! ├── lib.rs       the public API: re-exports only
 //! ├── binding.rs   #[doc(hidden)] the JS layer's and the fuzz targets' door; nothing in the crate uses it
 //! ├── api/         UsersClient, ClientOptions, CallOptions, Hooks: may use transport, rules and the root files
-//! ├── transport/   how attempts reach the server: may use rules and the root files
+//! ├── transport/   how attempts reach the server: may use rules, the root files and the options it reads
+//! │   ├── mod.rs   the seam: the Transport trait the call loop is written against, and Target, this build's
 //! │   ├── fetch/   through the JS host's fetch (the only folder with JS types, with api's JS-facing options)
-//! │   └── wasi/    through wasi:http and wasi:clocks, on wasm32-wasip2 only (the component in component/)
+//! │   ├── wasi/    through wasi:http and wasi:clocks, on wasm32-wasip2 only (the component in component/)
+//! │   ├── native/  through reqwest (rustls) on tokio, on every target that is not wasm32
+//! │   └── plain/   the request and answer of wasi/ and native/ (serde_json, url)
 //! ├── rules/       pure, JS-free, native-tested: may use only the root files below
 //! ├── model.rs     the serde data types
 //! ├── error.rs     the one error type
@@ -21,14 +24,18 @@
 //! ```
 //!
 //! Each transport asks the same rules what to send, how to judge the answer
-//! and whether to retry; [`UsersClient`]'s one call loop takes the target's
-//! transport by `cfg`.
+//! and whether to retry; [`UsersClient`]'s one call loop is written once
+//! against the transport seam, and one `cfg`-selected alias names the
+//! target's transport.
 //!
-//! Everything compiles on every target (server-side rendering builds link
-//! the crate natively), but only the pure layer runs outside wasm32: there
-//! [`UsersClient::new`] checks its options as usual and every call fails
-//! with an [`ErrorKind::Network`] error saying that the client needs a JS
-//! `fetch`.
+//! Everything compiles and runs on every target. Natively the calls go
+//! through reqwest on tokio and must run inside a tokio runtime: outside
+//! one a call fails at once with an [`ErrorKind::Network`] error saying so.
+//! Natively [`UsersClient`] is `Send + Sync` and its futures are `Send`
+//! (`tokio::spawn`, axum handlers; hooks and header providers are then
+//! `Send + Sync` closures), and no JS binding crate is in the dependency
+//! tree. The JS-facing options (`fetch`, `signal`, `credentials`) exist on
+//! wasm32 only (on wasm32-wasip2 they mean nothing).
 //!
 //! Nothing here may panic: a trap kills the wasm instance for every later
 //! call, so `unwrap`, `expect`, `panic!` and indexing are denied outside
@@ -84,7 +91,10 @@ mod samples {
 
 pub use api::client::UsersClient;
 pub use api::hooks::{AttemptInfo, Hook, Hooks, ResponseInfo, RetryInfo};
-pub use api::options::{CallOptions, ClientOptions, HeaderList, HeaderProvider, ProvidedHeaders};
+pub use api::options::{
+    CallOptions, ClientOptions, HeaderList, HeaderProvider, MaybeSend, MaybeSendSync,
+    ProvidedHeaders,
+};
 pub use error::{Cause, Error, ErrorKind};
 pub use model::{
     Active, Count, CountParams, Credentials, Envelope, ListParams, Operation, ParamsIn,

@@ -1,13 +1,16 @@
 //! `user-management-client-js`: the JS exports of the npm package,
 //! `countUsers`, `listUsers` and the `UsersClient` class (`UsersApiError` is
-//! the class in `snippet.js`, made in [`error`]). A thin layer over the Rust
+//! the class in `snippet.js`, made in `error`). A thin layer over the Rust
 //! library `user-management-client`: it reads the JS arguments into the
-//! library's model and options ([`read`]), then runs the library's call and
+//! library's model and options (`read`), then runs the library's call and
 //! hands back its promise. Every rule is the library's.
 //!
 //! Calls never throw: every failure, a bad argument included, is a rejected
 //! promise. Only the constructor throws, at once, for bad options.
+//!
+//! The crate is empty outside wasm32: the library has no JS layer there.
 
+#![cfg(target_arch = "wasm32")]
 #![deny(missing_docs)]
 #![cfg_attr(
     not(test),

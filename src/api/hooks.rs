@@ -16,13 +16,19 @@
 //! `error`.
 
 use std::fmt;
+#[cfg(target_arch = "wasm32")]
 use std::rc::Rc;
+#[cfg(not(target_arch = "wasm32"))]
+use std::sync::Arc;
 
 use serde::{Serialize, Serializer};
+#[cfg(target_arch = "wasm32")]
 use wasm_bindgen::JsValue;
 
+use crate::api::options::MaybeSendSync;
 use crate::error::Error;
 use crate::model::Operation;
+use crate::transport::Rejection;
 
 /// What a hook sees of an attempt about to be sent.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -76,27 +82,62 @@ pub struct RetryInfo {
     /// The JS value behind `error`, where there was one (credentials cut
     /// out): the JS layer's `UsersApiError` shows it as `cause`.
     #[serde(skip)]
+    #[cfg(target_arch = "wasm32")]
     pub(crate) cause: Option<JsValue>,
 }
 
+impl RetryInfo {
+    /// What a hook sees of attempt `attempt`, which failed with `shown`
+    /// (credentials already cut out) and is retried after `delay_ms`.
+    pub(crate) fn new(
+        operation: Operation,
+        attempt: u32,
+        shown: Rejection,
+        delay_ms: f64,
+    ) -> RetryInfo {
+        RetryInfo {
+            operation,
+            attempt,
+            error: shown.error,
+            delay_ms,
+            #[cfg(target_arch = "wasm32")]
+            cause: shown.cause,
+        }
+    }
+}
+
 /// A hook: a closure called with what it observes.
+#[cfg(target_arch = "wasm32")]
 pub type Hook<T> = Rc<dyn Fn(&T)>;
+/// A hook: a closure called with what it observes (natively `Send + Sync`).
+#[cfg(not(target_arch = "wasm32"))]
+pub type Hook<T> = Arc<dyn Fn(&T) + Send + Sync>;
+
+#[cfg(target_arch = "wasm32")]
+fn hook<T>(hook: impl Fn(&T) + 'static) -> Hook<T> {
+    Rc::new(hook)
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn hook<T>(hook: impl Fn(&T) + Send + Sync + 'static) -> Hook<T> {
+    Arc::new(hook)
+}
 
 /// The three hooks; each is optional. Default: none. The setters box
 /// the closures.
 ///
 /// ```no_run
-/// use std::cell::Cell;
-/// use std::rc::Rc;
+/// use std::sync::atomic::{AtomicU32, Ordering};
+/// use std::sync::Arc;
 /// use user_management_client::{ClientOptions, Hooks};
 ///
-/// let retries = Rc::new(Cell::new(0));
-/// let seen = Rc::clone(&retries);
+/// let retries = Arc::new(AtomicU32::new(0));
+/// let seen = Arc::clone(&retries);
 /// let options = ClientOptions::new("https://api.example.com").hooks(
 ///     Hooks::default()
 ///         .before_request(|info| println!("-> {} #{}", info.url, info.attempt))
 ///         .before_retry(move |info| {
-///             seen.set(seen.get() + 1);
+///             seen.fetch_add(1, Ordering::Relaxed);
 ///             assert!(info.delay_ms >= 0.0);
 ///         }),
 /// );
@@ -114,20 +155,20 @@ pub struct Hooks {
 
 impl Hooks {
     /// Sets the hook called before each attempt's `fetch`.
-    pub fn before_request(mut self, hook: impl Fn(&AttemptInfo) + 'static) -> Self {
-        self.before_request = Some(Rc::new(hook));
+    pub fn before_request(mut self, f: impl Fn(&AttemptInfo) + MaybeSendSync + 'static) -> Self {
+        self.before_request = Some(hook(f));
         self
     }
 
     /// Sets the hook called when an attempt's response headers arrived.
-    pub fn after_response(mut self, hook: impl Fn(&ResponseInfo) + 'static) -> Self {
-        self.after_response = Some(Rc::new(hook));
+    pub fn after_response(mut self, f: impl Fn(&ResponseInfo) + MaybeSendSync + 'static) -> Self {
+        self.after_response = Some(hook(f));
         self
     }
 
     /// Sets the hook called when a failed attempt will be retried.
-    pub fn before_retry(mut self, hook: impl Fn(&RetryInfo) + 'static) -> Self {
-        self.before_retry = Some(Rc::new(hook));
+    pub fn before_retry(mut self, f: impl Fn(&RetryInfo) + MaybeSendSync + 'static) -> Self {
+        self.before_retry = Some(hook(f));
         self
     }
 

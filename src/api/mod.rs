@@ -1,6 +1,6 @@
 //! The Rust API: [`client::UsersClient`], its options and its hooks. It
 //! resolves each call with the rules and runs its attempts through the
-//! fetch transport; it is the only layer that sees all of them.
+//! target's transport; it is the only layer that sees all of them.
 
 pub mod client;
 pub mod hooks;

@@ -9,35 +9,86 @@
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
+#[cfg(target_arch = "wasm32")]
 use std::rc::Rc;
+#[cfg(not(target_arch = "wasm32"))]
+use std::sync::Arc;
 use std::time::Duration;
 
+#[cfg(target_arch = "wasm32")]
 use js_sys::Function;
+#[cfg(target_arch = "wasm32")]
 use web_sys::AbortSignal;
 
 use crate::api::hooks::Hooks;
 use crate::error::Error;
-use crate::model::{Credentials, ParamsIn};
+#[cfg(target_arch = "wasm32")]
+use crate::model::Credentials;
+use crate::model::ParamsIn;
 use crate::rules::options::{DEFAULT_RETRIES, DEFAULT_TIMEOUT};
 use crate::rules::secrets;
-use crate::transport::fetch::rejection::Rejection;
+use crate::transport::Rejection;
+
+/// `Send + Sync` natively, where a client and its closures may move between
+/// threads (`tokio::spawn`); nothing on wasm32, which has one thread.
+#[cfg(not(target_arch = "wasm32"))]
+pub trait MaybeSendSync: Send + Sync {}
+#[cfg(not(target_arch = "wasm32"))]
+impl<T: Send + Sync + ?Sized> MaybeSendSync for T {}
+/// `Send + Sync` natively, where a client and its closures may move between
+/// threads (`tokio::spawn`); nothing on wasm32, which has one thread.
+#[cfg(target_arch = "wasm32")]
+pub trait MaybeSendSync {}
+#[cfg(target_arch = "wasm32")]
+impl<T: ?Sized> MaybeSendSync for T {}
+
+/// `Send` natively (a header provider's future); nothing on wasm32.
+#[cfg(not(target_arch = "wasm32"))]
+pub trait MaybeSend: Send {}
+#[cfg(not(target_arch = "wasm32"))]
+impl<T: Send + ?Sized> MaybeSend for T {}
+/// `Send` natively (a header provider's future); nothing on wasm32.
+#[cfg(target_arch = "wasm32")]
+pub trait MaybeSend {}
+#[cfg(target_arch = "wasm32")]
+impl<T: ?Sized> MaybeSend for T {}
 
 /// Header name/value pairs, names as given; merged case-insensitively.
 pub type HeaderList = Vec<(String, String)>;
 
 /// What a header provider's call returns: the headers, or the error (and
 /// the JS value behind it, for a JS provider) that fails the call.
+#[cfg(target_arch = "wasm32")]
 pub(crate) type ProvidedFuture = Pin<Box<dyn Future<Output = Result<HeaderList, Rejection>>>>;
+/// What a header provider's call returns: the headers, or the error that
+/// fails the call.
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) type ProvidedFuture =
+    Pin<Box<dyn Future<Output = Result<HeaderList, Rejection>> + Send>>;
+
+#[cfg(target_arch = "wasm32")]
+type Provide = Rc<dyn Fn() -> ProvidedFuture>;
+#[cfg(not(target_arch = "wasm32"))]
+type Provide = Arc<dyn Fn() -> ProvidedFuture + Send + Sync>;
 
 /// A function called once per call for fresh headers (token refresh), as
 /// [`ClientOptions::header_provider`] boxes it. Cheap to clone.
 #[derive(Clone)]
-pub struct HeaderProvider(Rc<dyn Fn() -> ProvidedFuture>);
+pub struct HeaderProvider(Provide);
 
 impl HeaderProvider {
     /// A provider whose future resolves with the headers or the rejection.
+    #[cfg(target_arch = "wasm32")]
     pub(crate) fn new(provider: impl Fn() -> ProvidedFuture + 'static) -> HeaderProvider {
         HeaderProvider(Rc::new(provider))
+    }
+
+    /// A provider whose future resolves with the headers or the rejection.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) fn new(
+        provider: impl Fn() -> ProvidedFuture + Send + Sync + 'static,
+    ) -> HeaderProvider {
+        HeaderProvider(Arc::new(provider))
     }
 
     /// Asks the provider for this call's headers.
@@ -107,9 +158,12 @@ pub struct ClientOptions {
     /// Extra attempts after a retryable failure. Default: 2.
     pub retries: u32,
     /// `fetch`'s credentials mode. Default: the platform's (`"same-origin"`).
+    /// (wasm32 only.)
+    #[cfg(target_arch = "wasm32")]
     pub credentials: Option<Credentials>,
     /// Called as `fetch(url, init)` instead of the platform's `fetch`.
-    /// Default: the global `fetch`, looked up per call.
+    /// Default: the global `fetch`, looked up per call. (wasm32 only.)
+    #[cfg(target_arch = "wasm32")]
     pub fetch: Option<Function>,
     /// Observers of every attempt, response and retry. Default: none.
     pub hooks: Hooks,
@@ -117,17 +171,19 @@ pub struct ClientOptions {
 
 impl fmt::Debug for ClientOptions {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ClientOptions")
+        let mut shown = f.debug_struct("ClientOptions");
+        shown
             .field("base_url", &self.base_url)
             .field("headers", &secrets::shown(&self.headers))
             .field("header_provider", &self.header_provider)
             .field("params_in", &self.params_in)
             .field("timeout", &self.timeout)
-            .field("retries", &self.retries)
+            .field("retries", &self.retries);
+        #[cfg(target_arch = "wasm32")]
+        shown
             .field("credentials", &self.credentials)
-            .field("fetch", &self.fetch.is_some())
-            .field("hooks", &self.hooks)
-            .finish()
+            .field("fetch", &self.fetch.is_some());
+        shown.field("hooks", &self.hooks).finish()
     }
 }
 
@@ -142,7 +198,9 @@ impl ClientOptions {
             params_in: ParamsIn::default(),
             timeout: DEFAULT_TIMEOUT,
             retries: DEFAULT_RETRIES,
+            #[cfg(target_arch = "wasm32")]
             credentials: None,
+            #[cfg(target_arch = "wasm32")]
             fetch: None,
             hooks: Hooks::default(),
         }
@@ -170,11 +228,12 @@ impl ClientOptions {
     /// A function called once per call (not per attempt) for headers that
     /// go over the client's: the place for token refresh. Its future
     /// resolves with the headers, or with a `Result` of them (an `Err`
-    /// fails the call).
+    /// fails the call). Natively the closure is `Send + Sync` and its
+    /// future `Send`.
     pub fn header_provider<F, Fut>(mut self, provider: F) -> Self
     where
-        F: Fn() -> Fut + 'static,
-        Fut: Future + 'static,
+        F: Fn() -> Fut + MaybeSendSync + 'static,
+        Fut: Future + MaybeSend + 'static,
         Fut::Output: ProvidedHeaders,
     {
         self.header_provider = Some(HeaderProvider::new(move || -> ProvidedFuture {
@@ -202,7 +261,8 @@ impl ClientOptions {
         self
     }
 
-    /// `fetch`'s credentials mode.
+    /// `fetch`'s credentials mode. (wasm32 only.)
+    #[cfg(target_arch = "wasm32")]
     pub fn credentials(mut self, credentials: Credentials) -> Self {
         self.credentials = Some(credentials);
         self
@@ -217,7 +277,9 @@ impl ClientOptions {
 
 /// One call's options. `CallOptions::default()` has none.
 ///
-/// ```no_run
+/// In a JS host (wasm32):
+///
+/// ```ignore
 /// # async fn run(client: user_management_client::UsersClient) -> Result<(), user_management_client::Error> {
 /// use std::time::Duration;
 /// use user_management_client::{CallOptions, CountParams};
@@ -234,7 +296,9 @@ impl ClientOptions {
 #[non_exhaustive]
 pub struct CallOptions {
     /// Aborting it rejects the call with
-    /// [`ErrorKind::Aborted`](crate::ErrorKind::Aborted) at once.
+    /// [`ErrorKind::Aborted`](crate::ErrorKind::Aborted) at once. (wasm32
+    /// only; natively, drop the call's future.)
+    #[cfg(target_arch = "wasm32")]
     pub signal: Option<AbortSignal>,
     /// Overrides the client's timeout for this call ([`Duration::ZERO`]: none).
     pub timeout: Option<Duration>,
@@ -244,8 +308,10 @@ pub struct CallOptions {
 
 impl fmt::Debug for CallOptions {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("CallOptions")
-            .field("signal", &self.signal.is_some())
+        let mut shown = f.debug_struct("CallOptions");
+        #[cfg(target_arch = "wasm32")]
+        shown.field("signal", &self.signal.is_some());
+        shown
             .field("timeout", &self.timeout)
             .field("headers", &secrets::shown(&self.headers))
             .finish()
@@ -253,7 +319,8 @@ impl fmt::Debug for CallOptions {
 }
 
 impl CallOptions {
-    /// The caller's signal: aborting it ends the call at once.
+    /// The caller's signal: aborting it ends the call at once. (wasm32 only.)
+    #[cfg(target_arch = "wasm32")]
     pub fn signal(mut self, signal: AbortSignal) -> Self {
         self.signal = Some(signal);
         self

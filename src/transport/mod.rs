@@ -2,14 +2,174 @@
 //! resolved and hands back what came back; it decides nothing the rules
 //! decide (which headers, whether an answer is good, whether to try again).
 //!
+//! [`Transport`] is the seam: the few things the call loop in
+//! `api/client.rs` needs, with one implementation per target, each in its
+//! own folder. [`Target`] names the one this build uses; the loop is written
+//! once against it.
+//!
 //! [`fetch`] is the transport through the JS host's `fetch`: the only place,
 //! with the client's JS-facing options, where JS types appear. [`wasi`] is
 //! its sibling for `wasm32-wasip2` (the WebAssembly component in
-//! `component/`), through `wasi:http` and `wasi:clocks`, using the same rules.
+//! `component/`), through `wasi:http` and `wasi:clocks`; [`native`] the one
+//! for every target that is not wasm32, through reqwest on tokio. Those two
+//! share [`plain`]'s request and answer (serde_json, `url`). All three use
+//! the same rules.
 
-// On wasm32-wasip2 the client uses only fetch's `Rejection` and
-// `is_aborted` (a signal is a JS host's); `binding` still names the rest.
-#[cfg_attr(all(target_arch = "wasm32", target_os = "wasi"), allow(dead_code))]
+use std::future::Future;
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use crate::api::options::{CallOptions, ClientOptions, HeaderList, HeaderProvider};
+use crate::error::Error;
+use crate::model::{Envelope, Operation};
+use crate::rules::headers::Resolved;
+
+// On wasm32-wasip2 the client uses only fetch's `Rejection` (the options
+// still name a JS host's types there); `binding` still names the rest.
+#[cfg(target_arch = "wasm32")]
+#[cfg_attr(target_os = "wasi", allow(dead_code))]
 pub(crate) mod fetch;
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) mod native;
+#[cfg(any(not(target_arch = "wasm32"), target_os = "wasi"))]
+pub(crate) mod plain;
 #[cfg(all(target_arch = "wasm32", target_os = "wasi"))]
 pub mod wasi;
+
+#[cfg(target_arch = "wasm32")]
+pub(crate) use fetch::rejection::Rejection;
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) use native::Rejection;
+
+/// What an attempt tells when its response headers arrived: natively
+/// `Sync`, so that a call's future is `Send`.
+#[cfg(target_arch = "wasm32")]
+pub(crate) type Arrived<'a> = &'a dyn Fn(u16);
+/// What an attempt tells when its response headers arrived: natively
+/// `Sync`, so that a call's future is `Send`.
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) type Arrived<'a> = &'a (dyn Fn(u16) + Sync);
+
+/// The transport of this build: `wasi:http` on wasm32-wasip2.
+#[cfg(all(target_arch = "wasm32", target_os = "wasi"))]
+pub(crate) type Target = wasi::Wasi;
+/// The transport of this build: the JS host's `fetch` on wasm32.
+#[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
+pub(crate) type Target = fetch::Fetch;
+/// The transport of this build: reqwest on tokio outside wasm32.
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) type Target = native::Native;
+
+/// A failed attempt: the error, and whether to ask the retry rule.
+pub(crate) struct Failed {
+    /// The error, with the value behind it.
+    pub rejection: Rejection,
+    /// What may follow.
+    pub retry: Retry,
+}
+
+/// What may follow a failed attempt.
+pub(crate) enum Retry {
+    /// What the retry rule says, given the answer's `Retry-After`, if any.
+    AsTheRuleSays(Option<String>),
+    /// Nothing: a setup error (the host has no `fetch`, or it answered
+    /// something that is not a response), which every attempt would meet.
+    /// (Only the fetch transport has such errors.)
+    #[cfg_attr(
+        not(all(target_arch = "wasm32", not(target_os = "wasi"))),
+        allow(dead_code)
+    )]
+    Never,
+}
+
+impl From<Rejection> for Failed {
+    fn from(rejection: Rejection) -> Failed {
+        Failed {
+            rejection,
+            retry: Retry::AsTheRuleSays(None),
+        }
+    }
+}
+
+impl From<Error> for Failed {
+    fn from(error: Error) -> Failed {
+        Rejection::from(error).into()
+    }
+}
+
+/// What the call loop needs of a target: the request built once per call,
+/// one attempt with its timeout, a pause, the time and a random number,
+/// and the checks a target makes before and while a call waits (a JS
+/// host's signal). The rules decide everything else.
+pub(crate) trait Transport {
+    /// A call's params, as this transport encodes them.
+    type Params;
+    /// The body of a good answer (a checked envelope), before the caller's
+    /// type reads it.
+    type Body;
+    /// A call's resolved headers, as this transport sends them.
+    type Headers: Clone;
+    /// A call's request, ready for its attempts.
+    type Request;
+
+    /// The base URL as the platform's URL parser writes it, or a
+    /// `validation` error.
+    fn base_href(url: &str) -> Result<String, Error>;
+    /// Model params (`CountParams`, `ListParams`) as this transport sends them.
+    fn params<T: Serialize>(params: &T) -> Result<Self::Params, Error>;
+    /// The resolved headers, as this transport sends them.
+    fn headers(resolved: Resolved) -> Self::Headers;
+    /// What the rules resolved for `headers`.
+    fn resolved(headers: &Self::Headers) -> &Resolved;
+    /// The request of a call to `url`.
+    fn build(
+        url: &str,
+        params: &Self::Params,
+        headers: &Self::Headers,
+        options: &ClientOptions,
+    ) -> Result<Self::Request, Rejection>;
+    /// The request's full URL (with the query string in `query` mode).
+    fn url(request: &Self::Request) -> &str;
+    /// Whether the call may start (a JS host: its signal has not aborted).
+    fn ready(call: &CallOptions) -> Result<(), Rejection>;
+    /// The header provider's headers, waited for as the call allows (a JS
+    /// host: until its signal aborts).
+    async fn provide(
+        provider: &HeaderProvider,
+        call: &CallOptions,
+    ) -> Result<HeaderList, Rejection>;
+    /// What an attempt came to, before [`Transport::settle`] judges it.
+    type Outcome;
+
+    /// One attempt: `timeout_ms` (0: none) covers the response and its
+    /// body; `arrived` is told the HTTP status when the response headers
+    /// are there. (The future is the transport's own, not wrapped: the
+    /// loop awaits it, then settles what it came to.)
+    fn attempt<'a>(
+        request: &'a Self::Request,
+        client: &'a ClientOptions,
+        call: &'a CallOptions,
+        timeout_ms: u32,
+        arrived: Arrived<'a>,
+    ) -> impl Future<Output = Self::Outcome> + 'a;
+    /// What an attempt came to, judged by the envelope rules: the body of a
+    /// good answer, or why it failed, with `secrets` cut out of the error.
+    fn settle(
+        outcome: Self::Outcome,
+        request: &Self::Request,
+        call: &CallOptions,
+        operation: Operation,
+        secrets: &[String],
+    ) -> Result<Self::Body, Failed>;
+    /// Waits `ms` milliseconds before the next attempt, or less if the call
+    /// ends first (a JS host: its signal aborts); the loop then asks
+    /// [`Transport::ready`] whether to go on.
+    fn pause(ms: f64, call: &CallOptions) -> impl Future;
+    /// The time in milliseconds since the Unix epoch.
+    fn now_ms() -> f64;
+    /// A random number in `[0, 1)`.
+    fn random() -> f64;
+    /// A checked body (a 200 envelope) as the caller's type.
+    fn decode<T: DeserializeOwned>(body: Self::Body) -> Result<Envelope<T>, Error>;
+}

@@ -1,7 +1,7 @@
 //! The shape of a Leptos or Dioxus app whose code is compiled twice: to
 //! wasm32 for the browser, and natively for server-side rendering. The
-//! same code names the client on both; natively every call fails at once
-//! with a `Network` error (no JS `fetch` there), which the render turns
+//! same code names the client on both; natively, outside a tokio runtime,
+//! every call fails at once with a `Network` error, which the render turns
 //! into its loading state, and the browser fills the count in after
 //! hydration. `scripts/versions.sh` checks it natively (`cargo check`).
 

@@ -8,6 +8,9 @@
 //! - [`request`]: what each attempt sends, as `fetch` takes it.
 //! - [`exchange`]: one attempt through `fetch`.
 //! - [`answer`]: the answer read for the envelope rules.
+//!
+//! [`Fetch`] puts them together as the call loop's [`Transport`]. It is
+//! compiled on wasm32 only.
 
 pub mod answer;
 pub mod exchange;
@@ -15,3 +18,217 @@ pub mod js_value;
 pub mod rejection;
 pub mod request;
 pub mod wait;
+
+use std::future::Future;
+
+use js_sys::Object;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use wasm_bindgen::JsValue;
+use web_sys::AbortSignal;
+
+use crate::api::options::{CallOptions, ClientOptions, HeaderList, HeaderProvider};
+use crate::error::{Error, ErrorKind};
+use crate::model::{Envelope, Operation};
+use crate::rules::headers::Resolved;
+use crate::rules::value::Value;
+use crate::transport::{Arrived, Failed, Retry, Transport};
+
+use exchange::{attempt, Answer, Failure};
+use rejection::{failure_detail, Rejection};
+use request::{Headers, Request};
+use wait::{is_aborted, Stop};
+
+/// The transport through the JS host's `fetch`.
+pub struct Fetch;
+
+impl Transport for Fetch {
+    type Params = Object;
+    type Body = JsValue;
+    type Headers = Headers;
+    type Request = Request;
+
+    fn base_href(url: &str) -> Result<String, Error> {
+        request::base_href(url)
+    }
+
+    fn params<T: Serialize>(params: &T) -> Result<Object, Error> {
+        request::params_object(params)
+    }
+
+    fn headers(resolved: Resolved) -> Headers {
+        Headers::new(resolved)
+    }
+
+    fn resolved(headers: &Headers) -> &Resolved {
+        &headers.resolved
+    }
+
+    fn build(
+        url: &str,
+        params: &Object,
+        headers: &Headers,
+        options: &ClientOptions,
+    ) -> Result<Request, Rejection> {
+        request::build(url, options.params_in, params, headers, options.credentials)
+    }
+
+    fn url(request: &Request) -> &str {
+        &request.url
+    }
+
+    fn ready(call: &CallOptions) -> Result<(), Rejection> {
+        let signal = call.signal.as_ref();
+        if is_aborted(signal) {
+            return Err(aborted(signal));
+        }
+        Ok(())
+    }
+
+    async fn provide(
+        provider: &HeaderProvider,
+        call: &CallOptions,
+    ) -> Result<HeaderList, Rejection> {
+        let signal = call.signal.as_ref();
+        Stop::new(None, signal)
+            .until(provider.provide())
+            .await
+            .map_err(|_| aborted(signal))?
+    }
+
+    type Outcome = Result<Answer, Failure>;
+
+    fn attempt<'a>(
+        request: &'a Request,
+        client: &'a ClientOptions,
+        call: &'a CallOptions,
+        timeout_ms: u32,
+        arrived: Arrived<'a>,
+    ) -> impl Future<Output = Result<Answer, Failure>> + 'a {
+        let signal = call.signal.as_ref();
+        attempt(request, client.fetch.as_ref(), timeout_ms, signal, arrived)
+    }
+
+    fn settle(
+        outcome: Result<Answer, Failure>,
+        request: &Request,
+        call: &CallOptions,
+        operation: Operation,
+        secrets: &[String],
+    ) -> Result<JsValue, Failed> {
+        settle(
+            outcome,
+            operation,
+            &request.url,
+            call.signal.as_ref(),
+            secrets,
+        )
+    }
+
+    fn pause(ms: f64, call: &CallOptions) -> impl Future {
+        Stop::new(Some(ms as u32), call.signal.as_ref()).wait()
+    }
+
+    fn now_ms() -> f64 {
+        js_sys::Date::now()
+    }
+
+    fn random() -> f64 {
+        js_sys::Math::random()
+    }
+
+    fn decode<T: DeserializeOwned>(body: JsValue) -> Result<Envelope<T>, Error> {
+        decode(body)
+    }
+}
+
+/// What an attempt came to: the parsed body of a good answer, or why it
+/// failed. An abort that came after the body wins: the caller has not been
+/// answered yet.
+fn settle(
+    outcome: Result<Answer, Failure>,
+    operation: Operation,
+    url: &str,
+    signal: Option<&AbortSignal>,
+    secrets: &[String],
+) -> Result<JsValue, Failed> {
+    if is_aborted(signal) {
+        return Err(aborted(signal).into());
+    }
+    match outcome {
+        Ok(answer) => {
+            let retry_after = answer.retry_after.clone();
+            answer::judge(answer, operation, secrets).map_err(|error| Failed {
+                rejection: error.into(),
+                retry: Retry::AsTheRuleSays(retry_after),
+            })
+        }
+        Err(failure) => {
+            let retry = match failure {
+                Failure::NoFetch | Failure::NotAResponse(_) => Retry::Never,
+                _ => Retry::AsTheRuleSays(None),
+            };
+            Err(Failed {
+                rejection: failure_error(failure, url, signal),
+                retry,
+            })
+        }
+    }
+}
+
+/// The `aborted` error, carrying the signal's reason.
+fn aborted(signal: Option<&AbortSignal>) -> Rejection {
+    let error = Error::new(ErrorKind::Aborted, "the call was aborted by its signal");
+    match signal.and_then(|s| js_sys::Reflect::get(s, &"reason".into()).ok()) {
+        Some(reason) => Rejection::caused(error, reason),
+        None => error.into(),
+    }
+}
+
+/// The error of an attempt that had no answer.
+fn failure_error(failure: Failure, url: &str, signal: Option<&AbortSignal>) -> Rejection {
+    match failure {
+        Failure::TimedOut => Error::new(
+            ErrorKind::Timeout,
+            format!("no answer within timeoutMs from POST {url}"),
+        )
+        .into(),
+        Failure::Aborted => aborted(signal),
+        Failure::Fetch(cause) => network_error("fetch", url, cause),
+        Failure::Body(cause) => network_error("reading the body", url, cause),
+        Failure::NoFetch => Error::new(
+            ErrorKind::Network,
+            "this host has no global fetch: pass one as the fetch option",
+        )
+        .into(),
+        Failure::NotAResponse(value) => Error::new(
+            ErrorKind::Network,
+            format!(
+                "fetch resolved with {}, which is not a Response",
+                Value::of(&value).shown()
+            ),
+        )
+        .into(),
+    }
+}
+
+/// A `network` error that says what failed, where, and why, as far as the
+/// platform told (`TypeError: fetch failed (ECONNREFUSED)` in Node).
+fn network_error(what: &str, url: &str, cause: JsValue) -> Rejection {
+    let message = format!("{what} failed for POST {url}: {}", failure_detail(&cause));
+    Rejection::caused(Error::new(ErrorKind::Network, message), cause)
+}
+
+/// A checked body (a 200 envelope) as the caller's type, through
+/// serde-wasm-bindgen.
+fn decode<T: DeserializeOwned>(body: JsValue) -> Result<Envelope<T>, Error> {
+    serde_wasm_bindgen::from_value(body).map_err(|error| {
+        let detail = error.to_string();
+        let detail = detail.strip_prefix("Error: ").unwrap_or(&detail);
+        Error::new(
+            ErrorKind::Decode,
+            format!("the result does not fit the requested type: {detail}"),
+        )
+        .with_status(Some(200))
+    })
+}

@@ -3,18 +3,16 @@
 //! `wasm32-wasip2` (the WebAssembly component). What it sends and how the
 //! answer is judged are the library's rules, as for the fetch transport.
 //!
-//! A WASI host has no JSON or URL of its own, so JSON goes through
-//! serde_json and URLs through the `url` crate (the WHATWG URL standard,
-//! which is what `URL` is in a JS runtime). Everything here blocks the
+//! A WASI host has no JSON or URL of its own: the request and the answer
+//! are `transport/plain/`'s (serde_json, the `url` crate). Everything here blocks the
 //! component's one thread: a wait is a `wasi:io/poll` of the response (or
 //! the body's stream) against a `wasi:clocks/monotonic-clock` pollable.
+//!
+//! [`Wasi`] puts them together as the call loop's [`Transport`].
 //!
 //! Resources are dropped children first (a stream before its body, a body
 //! before its response): a host traps on a parent dropped before its child,
 //! and a trap would kill the instance for every later call.
-
-pub mod answer;
-pub mod request;
 
 use ::wasi::clocks::{monotonic_clock, wall_clock};
 use ::wasi::http::outgoing_handler;
@@ -25,26 +23,125 @@ use ::wasi::http::types::{
 use ::wasi::io::poll::{poll, Pollable};
 use ::wasi::io::streams::{InputStream, StreamError};
 
-use crate::error::{Cause, Error, ErrorKind};
-use crate::rules::retry::is_retryable_status;
+use std::future::Future;
 
-use request::Request;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use crate::api::options::{CallOptions, ClientOptions, HeaderList, HeaderProvider};
+use crate::error::{Cause, Error, ErrorKind};
+use crate::model::{Envelope, Operation};
+use crate::rules::headers::Resolved;
+use crate::rules::retry::is_retryable_status;
+use crate::transport::{Arrived, Failed, Rejection, Retry, Transport};
+
+use crate::transport::plain::answer::{self, body_text, Answer};
+use crate::transport::plain::request::{self, Headers, Params, Request};
+
+/// The transport through `wasi:http` and `wasi:clocks`. (A WASI host has
+/// no `fetch` option and no signal.)
+pub struct Wasi;
+
+impl Transport for Wasi {
+    type Params = Params;
+    type Body = String;
+    type Headers = Headers;
+    type Request = Request;
+
+    fn base_href(url: &str) -> Result<String, Error> {
+        request::base_href(url)
+    }
+
+    fn params<T: Serialize>(params: &T) -> Result<Params, Error> {
+        request::params_object(params)
+    }
+
+    fn headers(resolved: Resolved) -> Headers {
+        Headers::new(resolved)
+    }
+
+    fn resolved(headers: &Headers) -> &Resolved {
+        &headers.resolved
+    }
+
+    fn build(
+        url: &str,
+        params: &Params,
+        headers: &Headers,
+        options: &ClientOptions,
+    ) -> Result<Request, Rejection> {
+        Ok(request::build(
+            url,
+            options.params_in,
+            params,
+            headers,
+            options.credentials,
+        )?)
+    }
+
+    fn url(request: &Request) -> &str {
+        &request.url
+    }
+
+    fn ready(_call: &CallOptions) -> Result<(), Rejection> {
+        Ok(())
+    }
+
+    async fn provide(
+        provider: &HeaderProvider,
+        _call: &CallOptions,
+    ) -> Result<HeaderList, Rejection> {
+        provider.provide().await
+    }
+
+    type Outcome = Result<Answer, Error>;
+
+    async fn attempt(
+        request: &Request,
+        _client: &ClientOptions,
+        _call: &CallOptions,
+        timeout_ms: u32,
+        arrived: Arrived<'_>,
+    ) -> Result<Answer, Error> {
+        attempt(request, timeout_ms, arrived)
+    }
+
+    fn settle(
+        outcome: Result<Answer, Error>,
+        _request: &Request,
+        _call: &CallOptions,
+        operation: Operation,
+        secrets: &[String],
+    ) -> Result<String, Failed> {
+        let answer = outcome?;
+        let retry_after = answer.retry_after.clone();
+        answer::judge(answer, operation, secrets).map_err(|error| Failed {
+            rejection: error.into(),
+            retry: Retry::AsTheRuleSays(retry_after),
+        })
+    }
+
+    fn pause(ms: f64, _call: &CallOptions) -> impl Future {
+        async move { sleep_ms(ms) }
+    }
+
+    fn now_ms() -> f64 {
+        now_ms()
+    }
+
+    fn random() -> f64 {
+        random()
+    }
+
+    fn decode<T: DeserializeOwned>(body: String) -> Result<Envelope<T>, Error> {
+        answer::decode(body)
+    }
+}
 
 /// How much of the body one read asks for.
 const READ_CHUNK: u64 = 64 * 1024;
 /// The most `blocking-write-and-flush` takes at once.
 const WRITE_CHUNK: usize = 4096;
-
-/// A response that arrived, with its whole body.
-pub struct Answer {
-    /// The HTTP status.
-    pub http_status: u16,
-    /// The body, decoded as `fetch`'s `text()` decodes it: UTF-8 without a
-    /// leading byte order mark, invalid bytes as U+FFFD.
-    pub text: String,
-    /// `Retry-After`, read only where the status is one that is retried.
-    pub retry_after: Option<String>,
-}
 
 /// Sends `request` as a `POST` and reads the whole answer: `timeout_ms`
 /// (0: none) covers the response and its body; `arrived` is told the HTTP
@@ -95,19 +192,19 @@ pub fn attempt(request: &Request, timeout_ms: u32, arrived: &dyn Fn(u16)) -> Res
 }
 
 /// Waits `ms` milliseconds (a pause before a retry).
-pub fn sleep_ms(ms: f64) {
+fn sleep_ms(ms: f64) {
     let nanos = (ms.max(0.0) * 1e6) as u64;
     monotonic_clock::subscribe_duration(nanos).block();
 }
 
 /// The time in milliseconds since the Unix epoch (for `Retry-After` dates).
-pub fn now_ms() -> f64 {
+fn now_ms() -> f64 {
     let now = wall_clock::now();
     now.seconds as f64 * 1_000.0 + f64::from(now.nanoseconds) / 1e6
 }
 
 /// A random number in `[0, 1)` (for the backoff's jitter).
-pub fn random() -> f64 {
+fn random() -> f64 {
     (::wasi::random::random::get_random_u64() >> 11) as f64 / (1u64 << 53) as f64
 }
 
@@ -187,14 +284,7 @@ fn read_body(body: &IncomingBody, deadline: Option<u64>, url: &str) -> Result<St
             }
         }
     }
-    let text = match String::from_utf8(bytes) {
-        Ok(text) => text,
-        Err(error) => String::from_utf8_lossy(error.as_bytes()).into_owned(),
-    };
-    Ok(match text.strip_prefix('\u{FEFF}') {
-        Some(rest) => rest.to_string(),
-        None => text,
-    })
+    Ok(body_text(bytes))
 }
 
 /// Waits until `pollable` is ready, or fails with a `timeout` error at

@@ -1,15 +1,37 @@
-//! An answer that arrived through WASI, judged by the envelope rules
-//! (`rules::envelope`): the body parsed by serde_json and read into the
-//! [`EnvelopeView`] those rules look at.
+//! An answer that arrived (through WASI or natively), judged by the
+//! envelope rules (`rules::envelope`): the body parsed by serde_json and
+//! read into the [`EnvelopeView`] those rules look at.
 
 use serde::de::DeserializeOwned;
 use serde_json::Value as Json;
 
-use super::Answer;
 use crate::error::{Error, ErrorKind};
 use crate::model::{Envelope, Operation};
 use crate::rules::envelope::{error_body, judge as judge_envelope, EnvelopeView};
 use crate::rules::value::Value;
+
+/// A response that arrived, with its whole body.
+pub struct Answer {
+    /// The HTTP status.
+    pub http_status: u16,
+    /// The body, decoded as `fetch`'s `text()` decodes it ([`body_text`]).
+    pub text: String,
+    /// `Retry-After`, read only where the status is one that is retried.
+    pub retry_after: Option<String>,
+}
+
+/// A body's bytes as `fetch`'s `text()` decodes them: UTF-8 without a
+/// leading byte order mark, invalid bytes as U+FFFD.
+pub fn body_text(bytes: Vec<u8>) -> String {
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(error) => String::from_utf8_lossy(error.as_bytes()).into_owned(),
+    };
+    match text.strip_prefix('\u{FEFF}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    }
+}
 
 /// The body's text of a good answer, which [`decode`] reads as the
 /// caller's type, or the error, which keeps the body as [`error_body`]

@@ -1,4 +1,4 @@
-//! What each attempt sends through WASI: the call's headers, its URL and
+//! What each attempt sends through WASI or natively: the call's headers, its URL and
 //! its body, built once per call from the params as serde_json writes them
 //! (the JSON, query and form encodings of the fetch transport's request).
 
@@ -22,7 +22,7 @@ pub struct Headers {
 }
 
 impl Headers {
-    /// The resolved headers, as the WASI transport sends them.
+    /// The resolved headers, as these transports send them.
     pub fn new(resolved: Resolved) -> Headers {
         Headers { resolved }
     }
@@ -56,7 +56,7 @@ pub fn params_object<T: Serialize>(params: &T) -> Result<Params, Error> {
 }
 
 /// The request of a call to `url`. `credentials` is a browser's option
-/// (which cookies `fetch` sends): a WASI host has no cookies to send.
+/// (which cookies `fetch` sends): outside a JS host there are no cookies to send.
 pub fn build(
     url: &str,
     params_in: ParamsIn,

@@ -1,0 +1,289 @@
+//! The whole client natively, on tokio, against the reference server (its
+//! binary from this workspace, built first: `cargo build -p
+//! user-management-server`; `make unit` does): counts, a typed list page,
+//! every error kind, `Retry-After`, overlapping calls, a call in
+//! `tokio::spawn`, and redaction.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde::Deserialize;
+use user_management_client::{
+    CallOptions, ClientOptions, CountParams, ErrorKind, Hooks, ListParams, ParamsIn, UsersClient,
+};
+
+/// The reference server on a free loopback port, killed when dropped.
+struct Server {
+    child: Child,
+    url: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts the server built beside this test (`target/debug`), with its
+/// fault routes and 1000 seeded users.
+fn server() -> Server {
+    let exe = std::env::current_exe().expect("test path");
+    let dir = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("target dir");
+    let bin = dir.join(format!(
+        "user-management-server{}",
+        std::env::consts::EXE_SUFFIX
+    ));
+    assert!(
+        bin.exists(),
+        "{} is missing: run `cargo build -p user-management-server` first",
+        bin.display()
+    );
+    let mut child = Command::new(&bin)
+        .args([
+            "--bind",
+            "127.0.0.1:0",
+            "--db",
+            ":memory:",
+            "--seed",
+            "1000",
+            "--faults",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn the server");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut line)
+        .expect("read the server's first line");
+    let url = line
+        .trim()
+        .strip_prefix("Listening on ")
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+        .to_owned();
+    Server { child, url }
+}
+
+fn client(base: &str) -> UsersClient {
+    UsersClient::new(ClientOptions::new(base).timeout(Duration::from_secs(5))).expect("client")
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Page {
+    users: Vec<User>,
+    total_users: u64,
+    page: u64,
+    page_size: u64,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+struct User {
+    id: i64,
+    username: String,
+    active: bool,
+}
+
+#[tokio::test]
+async fn counts_and_a_typed_list_page() {
+    let server = server();
+    let client = client(&server.url);
+    let count = client
+        .count_users(&CountParams::default(), &CallOptions::default())
+        .await
+        .expect("count");
+    assert_eq!(count.status, 200);
+    assert_eq!(count.result.total_users, 1000);
+    let params = ListParams {
+        page: Some(2),
+        page_size: Some(5),
+        ..Default::default()
+    };
+    let page = client
+        .list_users::<Page>(&params, &CallOptions::default())
+        .await
+        .expect("list");
+    assert_eq!(page.status, 200);
+    assert_eq!((page.result.page, page.result.page_size), (2, 5));
+    assert_eq!(page.result.users.len(), 5);
+    assert_eq!(page.result.total_users, 1000);
+}
+
+#[tokio::test]
+async fn a_bad_base_url_is_a_validation_error() {
+    let error = UsersClient::new(ClientOptions::new("ftp://example.com")).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Validation);
+    assert_eq!(error.param(), Some("baseUrl"));
+}
+
+#[tokio::test]
+async fn a_404_is_an_http_error() {
+    let server = server();
+    let client = client(&format!("{}/faults/envelope-404/native", server.url));
+    let error = client
+        .count_users(&CountParams::default(), &CallOptions::default())
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Http);
+    assert_eq!(error.http_status(), Some(404));
+    assert_eq!(error.status(), Some(404));
+}
+
+#[tokio::test]
+async fn a_refused_port_is_a_network_error() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a free port")
+        .port();
+    let options = ClientOptions::new(format!("http://127.0.0.1:{port}")).retries(0);
+    let error = UsersClient::new(options)
+        .expect("client")
+        .count_users(&CountParams::default(), &CallOptions::default())
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Network, "{error}");
+}
+
+#[tokio::test]
+async fn a_server_that_never_answers_is_a_timeout() {
+    let server = server();
+    let options = ClientOptions::new(format!("{}/faults/slow/native", server.url))
+        .timeout(Duration::from_millis(300))
+        .retries(0);
+    let started = Instant::now();
+    let error = UsersClient::new(options)
+        .expect("client")
+        .count_users(&CountParams::default(), &CallOptions::default())
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Timeout, "{error}");
+    assert!(started.elapsed() < Duration::from_secs(10));
+}
+
+#[tokio::test]
+async fn a_503_with_retry_after_is_waited_for_and_retried() {
+    let server = server();
+    let delays = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&delays);
+    let options = ClientOptions::new(format!("{}/faults/retry-after-seconds/native", server.url))
+        .retries(1)
+        .hooks(Hooks::default().before_retry(move |info| seen.lock().unwrap().push(info.delay_ms)));
+    let started = Instant::now();
+    let count = UsersClient::new(options)
+        .expect("client")
+        .count_users(&CountParams::default(), &CallOptions::default())
+        .await
+        .expect("the retry answers");
+    assert_eq!(count.result.total_users, 7);
+    assert_eq!(*delays.lock().unwrap(), [1000.0]);
+    assert!(started.elapsed() >= Duration::from_millis(1000));
+}
+
+#[tokio::test]
+async fn eight_joined_calls_overlap() {
+    let server = server();
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let (sent, answered) = (Arc::clone(&events), Arc::clone(&events));
+    let options = ClientOptions::new(format!("{}/faults/slow/native", server.url))
+        .params_in(ParamsIn::Query)
+        .hooks(
+            Hooks::default()
+                .before_request(move |_| sent.lock().unwrap().push("sent"))
+                .after_response(move |_| answered.lock().unwrap().push("answered")),
+        );
+    let client = UsersClient::new(options).expect("client");
+    let mut params = ListParams::default();
+    params.extra.insert("ms".into(), "1000".into());
+    let none = CallOptions::default();
+    let call = || client.list_users::<serde_json::Value>(&params, &none);
+    let started = Instant::now();
+    let outcomes = tokio::join!(
+        call(),
+        call(),
+        call(),
+        call(),
+        call(),
+        call(),
+        call(),
+        call()
+    );
+    let elapsed = started.elapsed();
+    for outcome in [
+        outcomes.0, outcomes.1, outcomes.2, outcomes.3, outcomes.4, outcomes.5, outcomes.6,
+        outcomes.7,
+    ] {
+        assert_eq!(outcome.expect("a slow answer").status, 200);
+    }
+    // Every request was out before the first answer came back.
+    let events = events.lock().unwrap();
+    assert_eq!(events.len(), 16);
+    assert!(events[..8].iter().all(|e| *e == "sent"), "{events:?}");
+    assert!(elapsed < Duration::from_secs(6), "{elapsed:?}");
+}
+
+#[tokio::test]
+async fn a_server_echoing_the_token_gets_no_piece_back() {
+    let server = server();
+    let token: String = "Tk+/=".repeat(16) + "zZ";
+    assert_eq!(token.len(), 82);
+    for scenario in [
+        "echo-auth-401",
+        "echo-auth-escaped",
+        "echo-auth-every-char",
+        "echo-auth-percent",
+        "echo-auth-count",
+        "echo-auth-cut",
+    ] {
+        let options = ClientOptions::new(format!("{}/faults/{scenario}/native", server.url))
+            .header("Authorization", format!("Bearer {token}"))
+            .retries(0);
+        let error = UsersClient::new(options)
+            .expect("client")
+            .count_users(&CountParams::default(), &CallOptions::default())
+            .await
+            .unwrap_err();
+        let shown = format!("{error} {error:?} {}", error.body().unwrap_or_default());
+        for start in 0..=token.len() - 12 {
+            let piece = &token[start..start + 12];
+            assert!(!shown.contains(piece), "{scenario}: {piece:?} in {shown}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_call_moves_into_tokio_spawn() {
+    fn send_sync<T: Send + Sync + 'static>(_: &T) {}
+    let server = server();
+    let client = client(&server.url);
+    send_sync(&client);
+    let task = tokio::spawn(async move {
+        let params = CountParams::default();
+        client.count_users(&params, &CallOptions::default()).await
+    });
+    let count = task.await.expect("the task ran").expect("count");
+    assert_eq!(count.result.total_users, 1000);
+}
+
+#[tokio::test]
+async fn dropping_a_call_drops_its_request() {
+    let server = server();
+    let options = ClientOptions::new(format!("{}/faults/slow/native-drop", server.url)).retries(0);
+    let client = UsersClient::new(options).expect("client");
+    let params = CountParams::default();
+    let none = CallOptions::default();
+    let call = client.count_users(&params, &none);
+    // The call is dropped after 200 ms, long before the 30 s answer.
+    let started = Instant::now();
+    let outcome = tokio::time::timeout(Duration::from_millis(200), call).await;
+    assert!(outcome.is_err());
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
