@@ -3,21 +3,21 @@
 //! JS value behind an error, and the client's JS-facing calls. Hidden from
 //! the docs and no part of the semver contract; nothing in this crate uses it.
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 use std::future::Future;
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 use wasm_bindgen::JsValue;
 
 pub use crate::rules::{envelope, headers, http_date, options, params, retry, secrets, value};
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 pub use crate::transport::fetch::rejection::{failure_detail, Rejection};
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 pub use crate::transport::fetch::request::params_object;
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 pub use crate::transport::fetch::wait::settled;
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 use crate::{HeaderList, HeaderProvider, RetryInfo};
 use crate::{ParamsIn, UsersClient};
 
@@ -41,7 +41,7 @@ pub fn params_in(client: &UsersClient) -> ParamsIn {
 
 /// A header provider whose future fails the call with a rejection (the
 /// JS value behind it becomes the error's `cause`).
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 pub fn header_provider<F, Fut>(provider: F) -> HeaderProvider
 where
     F: Fn() -> Fut + 'static,
@@ -51,7 +51,7 @@ where
 }
 
 /// The JS value behind a retry's error, where there was one.
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 pub fn retry_cause(info: &RetryInfo) -> Option<&JsValue> {
     info.cause.as_ref()
 }

@@ -34,8 +34,9 @@
 //! Natively [`UsersClient`] is `Send + Sync` and its futures are `Send`
 //! (`tokio::spawn`, axum handlers; hooks and header providers are then
 //! `Send + Sync` closures), and no JS binding crate is in the dependency
-//! tree. The JS-facing options (`fetch`, `signal`, `credentials`) exist on
-//! wasm32 only (on wasm32-wasip2 they mean nothing).
+//! tree. The JS-facing options (`fetch`, `signal`, `credentials`) exist in
+//! a JS host build (wasm32-unknown-unknown) only; neither the native nor the
+//! wasm32-wasip2 dependency tree has a JS binding crate.
 //!
 //! Nothing here may panic: a trap kills the wasm instance for every later
 //! call, so `unwrap`, `expect`, `panic!` and indexing are denied outside

@@ -287,3 +287,68 @@ async fn dropping_a_call_drops_its_request() {
     assert!(outcome.is_err());
     assert!(started.elapsed() < Duration::from_secs(5));
 }
+
+#[tokio::test]
+async fn hooks_and_a_header_provider_natively() {
+    let server = server();
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let (sent, answered, retried) = (
+        Arc::clone(&events),
+        Arc::clone(&events),
+        Arc::clone(&events),
+    );
+    let asked = Arc::new(Mutex::new(0));
+    let counted = Arc::clone(&asked);
+    let options = ClientOptions::new(format!("{}/faults/busy/native-hooks", server.url))
+        .retries(2)
+        .header_provider(move || {
+            *counted.lock().unwrap() += 1;
+            async { vec![("Authorization".to_string(), "Bearer hook-t0ken".to_string())] }
+        })
+        .hooks(
+            Hooks::default()
+                .before_request(move |info| {
+                    let auth = info
+                        .headers
+                        .iter()
+                        .find(|(name, _)| name.eq_ignore_ascii_case("authorization"));
+                    assert_eq!(auth.map(|(_, value)| value.as_str()), Some("[REDACTED]"));
+                    sent.lock()
+                        .unwrap()
+                        .push(format!("request {}", info.attempt));
+                })
+                .after_response(move |info| {
+                    answered
+                        .lock()
+                        .unwrap()
+                        .push(format!("response {}", info.http_status));
+                })
+                .before_retry(move |info| {
+                    retried
+                        .lock()
+                        .unwrap()
+                        .push(format!("retry {}", info.attempt));
+                }),
+        );
+    let error = UsersClient::new(options)
+        .expect("client")
+        .count_users(&CountParams::default(), &CallOptions::default())
+        .await
+        .unwrap_err();
+    assert_eq!(error.http_status(), Some(503));
+    // The provider is asked once per call, not per attempt.
+    assert_eq!(*asked.lock().unwrap(), 1);
+    assert_eq!(
+        *events.lock().unwrap(),
+        [
+            "request 1",
+            "response 503",
+            "retry 1",
+            "request 2",
+            "response 503",
+            "retry 2",
+            "request 3",
+            "response 503",
+        ]
+    );
+}

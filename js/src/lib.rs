@@ -8,9 +8,10 @@
 //! Calls never throw: every failure, a bad argument included, is a rejected
 //! promise. Only the constructor throws, at once, for bad options.
 //!
-//! The crate is empty outside wasm32: the library has no JS layer there.
+//! The crate is empty outside a JS host build (wasm32-unknown-unknown):
+//! the library has no JS layer there.
 
-#![cfg(target_arch = "wasm32")]
+#![cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 #![deny(missing_docs)]
 #![cfg_attr(
     not(test),

@@ -22,7 +22,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use serde::{Serialize, Serializer};
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 use wasm_bindgen::JsValue;
 
 use crate::api::options::MaybeSendSync;
@@ -82,7 +82,7 @@ pub struct RetryInfo {
     /// The JS value behind `error`, where there was one (credentials cut
     /// out): the JS layer's `UsersApiError` shows it as `cause`.
     #[serde(skip)]
-    #[cfg(target_arch = "wasm32")]
+    #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
     pub(crate) cause: Option<JsValue>,
 }
 
@@ -100,7 +100,7 @@ impl RetryInfo {
             attempt,
             error: shown.error,
             delay_ms,
-            #[cfg(target_arch = "wasm32")]
+            #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
             cause: shown.cause,
         }
     }

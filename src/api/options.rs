@@ -15,14 +15,14 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Duration;
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 use js_sys::Function;
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 use web_sys::AbortSignal;
 
 use crate::api::hooks::Hooks;
 use crate::error::Error;
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 use crate::model::Credentials;
 use crate::model::ParamsIn;
 use crate::rules::options::{DEFAULT_RETRIES, DEFAULT_TIMEOUT};
@@ -158,12 +158,12 @@ pub struct ClientOptions {
     /// Extra attempts after a retryable failure. Default: 2.
     pub retries: u32,
     /// `fetch`'s credentials mode. Default: the platform's (`"same-origin"`).
-    /// (wasm32 only.)
-    #[cfg(target_arch = "wasm32")]
+    /// (JS host builds only.)
+    #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
     pub credentials: Option<Credentials>,
     /// Called as `fetch(url, init)` instead of the platform's `fetch`.
-    /// Default: the global `fetch`, looked up per call. (wasm32 only.)
-    #[cfg(target_arch = "wasm32")]
+    /// Default: the global `fetch`, looked up per call. (JS host builds only.)
+    #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
     pub fetch: Option<Function>,
     /// Observers of every attempt, response and retry. Default: none.
     pub hooks: Hooks,
@@ -179,7 +179,7 @@ impl fmt::Debug for ClientOptions {
             .field("params_in", &self.params_in)
             .field("timeout", &self.timeout)
             .field("retries", &self.retries);
-        #[cfg(target_arch = "wasm32")]
+        #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
         shown
             .field("credentials", &self.credentials)
             .field("fetch", &self.fetch.is_some());
@@ -198,9 +198,9 @@ impl ClientOptions {
             params_in: ParamsIn::default(),
             timeout: DEFAULT_TIMEOUT,
             retries: DEFAULT_RETRIES,
-            #[cfg(target_arch = "wasm32")]
+            #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
             credentials: None,
-            #[cfg(target_arch = "wasm32")]
+            #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
             fetch: None,
             hooks: Hooks::default(),
         }
@@ -261,8 +261,8 @@ impl ClientOptions {
         self
     }
 
-    /// `fetch`'s credentials mode. (wasm32 only.)
-    #[cfg(target_arch = "wasm32")]
+    /// `fetch`'s credentials mode. (JS host builds only.)
+    #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
     pub fn credentials(mut self, credentials: Credentials) -> Self {
         self.credentials = Some(credentials);
         self
@@ -277,7 +277,7 @@ impl ClientOptions {
 
 /// One call's options. `CallOptions::default()` has none.
 ///
-/// In a JS host (wasm32):
+/// In a JS host (wasm32-unknown-unknown):
 ///
 /// ```ignore
 /// # async fn run(client: user_management_client::UsersClient) -> Result<(), user_management_client::Error> {
@@ -296,9 +296,9 @@ impl ClientOptions {
 #[non_exhaustive]
 pub struct CallOptions {
     /// Aborting it rejects the call with
-    /// [`ErrorKind::Aborted`](crate::ErrorKind::Aborted) at once. (wasm32
+    /// [`ErrorKind::Aborted`](crate::ErrorKind::Aborted) at once. (JS host
     /// only; natively, drop the call's future.)
-    #[cfg(target_arch = "wasm32")]
+    #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
     pub signal: Option<AbortSignal>,
     /// Overrides the client's timeout for this call ([`Duration::ZERO`]: none).
     pub timeout: Option<Duration>,
@@ -309,7 +309,7 @@ pub struct CallOptions {
 impl fmt::Debug for CallOptions {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut shown = f.debug_struct("CallOptions");
-        #[cfg(target_arch = "wasm32")]
+        #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
         shown.field("signal", &self.signal.is_some());
         shown
             .field("timeout", &self.timeout)
@@ -319,8 +319,8 @@ impl fmt::Debug for CallOptions {
 }
 
 impl CallOptions {
-    /// The caller's signal: aborting it ends the call at once. (wasm32 only.)
-    #[cfg(target_arch = "wasm32")]
+    /// The caller's signal: aborting it ends the call at once. (JS host builds only.)
+    #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
     pub fn signal(mut self, signal: AbortSignal) -> Self {
         self.signal = Some(signal);
         self

@@ -25,10 +25,7 @@ use crate::error::Error;
 use crate::model::{Envelope, Operation};
 use crate::rules::headers::Resolved;
 
-// On wasm32-wasip2 the client uses only fetch's `Rejection` (the options
-// still name a JS host's types there); `binding` still names the rest.
-#[cfg(target_arch = "wasm32")]
-#[cfg_attr(target_os = "wasi", allow(dead_code))]
+#[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 pub(crate) mod fetch;
 #[cfg(not(target_arch = "wasm32"))]
 pub(crate) mod native;
@@ -37,10 +34,10 @@ pub(crate) mod plain;
 #[cfg(all(target_arch = "wasm32", target_os = "wasi"))]
 pub mod wasi;
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 pub(crate) use fetch::rejection::Rejection;
-#[cfg(not(target_arch = "wasm32"))]
-pub(crate) use native::Rejection;
+#[cfg(any(not(target_arch = "wasm32"), target_os = "wasi"))]
+pub(crate) use plain::Rejection;
 
 /// What an attempt tells when its response headers arrived: natively
 /// `Sync`, so that a call's future is `Send`.

@@ -23,36 +23,9 @@ use crate::error::{Cause, Error, ErrorKind};
 use crate::model::{Envelope, Operation};
 use crate::rules::headers::Resolved;
 use crate::rules::retry::is_retryable_status;
-use crate::rules::secrets::redacted;
 use crate::transport::plain::answer::{self, body_text, Answer};
 use crate::transport::plain::request::{self, Headers, Params, Request};
-use crate::transport::{Arrived, Failed, Retry, Transport};
-
-/// An [`Error`] as the call loop carries it (outside a JS host there is no
-/// JS value behind one).
-#[derive(Clone, Debug)]
-pub struct Rejection {
-    /// The error.
-    pub error: Error,
-}
-
-impl Rejection {
-    /// The same rejection with every `secret` cut out of the error.
-    pub(crate) fn redact(self, secrets: &[String]) -> Rejection {
-        if secrets.is_empty() {
-            return self;
-        }
-        Rejection {
-            error: self.error.cut(|text| redacted(text, secrets)),
-        }
-    }
-}
-
-impl From<Error> for Rejection {
-    fn from(error: Error) -> Rejection {
-        Rejection { error }
-    }
-}
+use crate::transport::{Arrived, Failed, Rejection, Retry, Transport};
 
 /// What a call made outside a tokio runtime fails with.
 const NEEDS_TOKIO: &str = "natively this client calls the API through reqwest on tokio: \

@@ -75,7 +75,7 @@ impl Transport for Wasi {
             options.params_in,
             params,
             headers,
-            options.credentials,
+            None,
         )?)
     }
 
