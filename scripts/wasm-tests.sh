@@ -10,9 +10,14 @@ cd "$(dirname "$0")/.."
 for tool in chromedriver geckodriver WebKitWebDriver xvfb-run; do
   command -v "$tool" >/dev/null || { echo "wasm suite: $tool not found: run scripts/setup.sh" >&2; exit 1; }
 done
-export CHROMEDRIVER=${CHROMEDRIVER:-$(command -v chromedriver)}
-export GECKODRIVER=${GECKODRIVER:-$(command -v geckodriver)}
+chromedriver=${CHROMEDRIVER:-$(command -v chromedriver)}
+geckodriver=${GECKODRIVER:-$(command -v geckodriver)}
 webkitdriver=${WEBKITWEBDRIVER:-$(command -v WebKitWebDriver)}
+# The test runner takes the first driver it finds in GECKODRIVER,
+# SAFARIDRIVER, CHROMEDRIVER, whatever wasm-pack was asked for: each run
+# gets its own driver's variable and no other, and each run's log must name
+# its browser (below).
+unset CHROMEDRIVER GECKODRIVER SAFARIDRIVER
 # The browsers' capabilities (the binaries, Chromium's flags, Firefox's
 # prefs); the test runner reads the file from its working directory unless told.
 export WASM_BINDGEN_TEST_WEBDRIVER_JSON=${WASM_BINDGEN_TEST_WEBDRIVER_JSON:-$PWD/webdriver.json}
@@ -33,16 +38,26 @@ declare -A seconds
 for engine in "${engines[@]}"; do
   case "$engine" in
     node) cmd=(wasm-pack test --node -- --locked --test node) ;;
-    chromium) cmd=(wasm-pack test --headless --chrome -- --locked --test browser) ;;
-    firefox) cmd=(wasm-pack test --headless --firefox -- --locked --test browser) ;;
+    chromium) cmd=(env CHROMEDRIVER="$chromedriver" wasm-pack test --headless --chrome --chromedriver "$chromedriver" -- --locked --test browser) ;;
+    firefox) cmd=(env GECKODRIVER="$geckodriver" wasm-pack test --headless --firefox --geckodriver "$geckodriver" -- --locked --test browser) ;;
     # WebKitWebDriver stands in for safaridriver (it takes the same --port=N
     # and starts MiniBrowser by default); MiniBrowser needs an X display.
-    webkit) cmd=(xvfb-run -a wasm-pack test --headless --safari --safaridriver "$webkitdriver" -- --locked --test browser) ;;
+    webkit) cmd=(env SAFARIDRIVER="$webkitdriver" xvfb-run -a wasm-pack test --headless --safari --safaridriver "$webkitdriver" -- --locked --test browser) ;;
   esac
   echo "wasm suite: $engine: ${cmd[*]}"
   started=$(date +%s)
   (cd js && "${cmd[@]}") 2>&1 | tee "$logs/$engine" || status=1
   seconds[$engine]=$(($(date +%s) - started))
+done
+
+# The browser each run says it drove ("Running headless tests in Firefox").
+declare -A browser=([chromium]=Chrome [firefox]=Firefox [webkit]=Safari)
+for engine in chromium firefox webkit; do
+  if ! grep -q "^Running headless tests in ${browser[$engine]} " "$logs/$engine"; then
+    ran=$(sed -n 's/^Running headless tests in \([A-Za-z]*\).*/\1/p' "$logs/$engine" | head -n 1)
+    echo "wasm suite: the $engine run drove ${ran:-no browser}, not ${browser[$engine]}" >&2
+    status=1
+  fi
 done
 
 passed() { sed -n 's/^test result: ok\. \([0-9]*\) passed.*/\1/p' "$1" | tail -n 1; }
