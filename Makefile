@@ -74,6 +74,8 @@ lint:
 	RUSTDOCFLAGS="-D warnings" cargo doc --locked -q --no-deps -p user-management-client -p user-management-client-js
 	RUSTDOCFLAGS="-D warnings" cargo doc --locked -q --no-deps -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown
 	cargo clippy --locked -p user-management-client -p user-management-client-component --target wasm32-wasip2 --lib -- -D warnings
+	cargo fmt --manifest-path tests/component/joined/Cargo.toml --check
+	cargo clippy --locked --manifest-path tests/component/joined/Cargo.toml --target wasm32-wasip2 --target-dir target/joined -- -D warnings
 
 ## Native tests: the client's pure modules, the whole client on tokio
 ## against the reference server (its debug binary, built first), and the
@@ -167,14 +169,18 @@ versions: setup
 
 ## The WebAssembly component (wasm32-wasip2): target/component/user-management-client.wasm,
 ## its WIT checked (exports user-management:client/users@0.1.0, imports only wasi:*),
-## and its jco transpilation for Node in target/component/jco/.
+## and its jco transpilation for Node in target/component/jco/; and the
+## joined-calls program (tests/component/joined/) in target/component/joined.wasm.
 component: setup
 	scripts/component.sh
 
 ## The component against the server, one table of cases (tests/component/cases.json)
 ## in four hosts, each running every case: transpiled by jco in Node, the
 ## wasmtime CLI (`wasmtime run -S http --invoke`), wasmtime-py
-## (tests/component/python_host.py), and jco's browser output in Chromium.
+## (tests/component/python_host.py), and jco's browser output in Chromium;
+## and the library's calls joined under wstd's runtime in the wasmtime CLI
+## (tests/component/joined.test.mjs: they overlap, a timeout fires while
+## another call waits, a dropped call's request goes).
 component-tests: debug-server component
 	scripts/with-server.sh --faults -- node --test tests/component/
 

@@ -4,7 +4,9 @@
 # jco's `wit` (exports user-management:client/users@0.1.0, imports only
 # wasi:* interfaces), transpiles it with jco for Node into
 # target/component/jco/ and for browsers (JSPI) into
-# target/component/jco-browser/, and prints its size raw and gzip -9.
+# target/component/jco-browser/, and prints its size raw and gzip -9; and
+# builds the joined-calls program (tests/component/joined/) into
+# target/component/joined.wasm.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
@@ -34,6 +36,13 @@ users=user-management:client/users@0.1.0
 jco transpile "$wasm" -o "$out/jco-browser" --name user-management-client --quiet \
   --async-mode jspi --async-imports 'wasi:io/poll#poll' 'wasi:io/poll#[method]pollable.block' \
   --async-exports "$users#count-users" "$users#list-users"
+
+# The joined-calls program (tests/component/joined/, its own workspace and
+# committed Cargo.lock): the library's calls joined under wstd's runtime,
+# which tests/component/joined.test.mjs runs in the wasmtime CLI.
+cargo build --locked --release --target wasm32-wasip2 \
+  --manifest-path tests/component/joined/Cargo.toml --target-dir target/joined
+cp target/joined/wasm32-wasip2/release/user-management-client-joined.wasm "$out/joined.wasm"
 
 raw=$(stat -c %s "$wasm")
 gz=$(gzip -9 -c "$wasm" | wc -c)
