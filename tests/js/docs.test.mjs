@@ -162,12 +162,18 @@ test("every page of a list: the generator yields each user once, as many as tota
   // One request per page, and none after a `break`.
   const requests = [];
   const client = new UsersClient({ baseUrl: server, hooks: { beforeRequest: () => requests.push(1) } });
-  const total = await truth({ query: "a" });
-  const seen = [];
-  for await (const user of allUsers(client, { query: "a" }, { pageSize: 7 })) seen.push(user.id);
-  assert.equal(seen.length, total);
-  assert.equal(new Set(seen).size, total);
-  assert.equal(requests.length, Math.ceil(total / 7));
+  // One page filled exactly (pageSize: total) and pages of 7 and 10: no
+  // request for an empty page after a full last one.
+  const total = await truth({ query: "an" });
+  assert.ok(total > 10 && total <= 500, `${total}: a list of a few pages, that one page can hold`);
+  for (const pageSize of [7, 10, total]) {
+    requests.length = 0;
+    const seen = [];
+    for await (const user of allUsers(client, { query: "an" }, { pageSize })) seen.push(user.id);
+    assert.equal(seen.length, total, `pageSize ${pageSize}`);
+    assert.equal(new Set(seen).size, total, `pageSize ${pageSize}: no user twice`);
+    assert.equal(requests.length, Math.ceil(total / pageSize), `pageSize ${pageSize}: requests`);
+  }
   requests.length = 0;
   const firstThree = [];
   for await (const user of allUsers(client, {}, { pageSize: 2 })) {
