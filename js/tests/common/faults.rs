@@ -120,10 +120,20 @@ async fn a_10_mb_body_is_cut_to_its_first_65536_utf16_units_never_inside_a_pair(
         // shows here, where a Rust string would have replaced it.
         let body: js_sys::JsString = r.body.clone().dyn_into().expect("a string body");
         let units = kept.encode_utf16().count() as u32;
-        assert_eq!(body.length(), units, "{scenario}: the length in UTF-16 units");
+        assert_eq!(
+            body.length(),
+            units,
+            "{scenario}: the length in UTF-16 units"
+        );
         let last = body.char_code_at(units - 1) as u32;
-        assert!(!(0xD800..0xDC00).contains(&last), "{scenario}: ends with half a pair");
-        assert!(r.body == JsValue::from(kept.as_str()), "{scenario}: not the text's first units");
+        assert!(
+            !(0xD800..0xDC00).contains(&last),
+            "{scenario}: ends with half a pair"
+        );
+        assert!(
+            r.body == JsValue::from(kept.as_str()),
+            "{scenario}: not the text's first units"
+        );
     }
     good_call_still_works().await;
 }
