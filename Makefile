@@ -92,9 +92,11 @@ debug-server:
 wasm-tests: debug-server
 	scripts/with-server.sh --faults -- scripts/wasm-tests.sh
 
-## Tests of the built package (pkg/) from plain JS.
+## Tests of the built package (pkg/) from plain JS, and the book's marked
+## JavaScript samples run against it (tests/js/docs.test.mjs; the server's
+## fault routes give them their failures).
 js-tests: debug-server $(PKG)
-	scripts/with-server.sh -- node --test tests/js/
+	scripts/with-server.sh --faults -- node --test tests/js/
 
 ## 10,000 calls with 1,000 in flight through the package, against the server;
 ## and 10,000 whose fetch, body or header provider never settles, each scenario.
