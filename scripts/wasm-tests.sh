@@ -35,8 +35,8 @@ declare -A seconds
 # From js/, the crate of the suite (wasm-pack takes `-- --test` only there).
 # USERS_API_URL is compiled in (option_env!): a new server URL rebuilds the
 # suite once, and the four runs, against the same server, share that build.
-for engine in "${engines[@]}"; do
-  case "$engine" in
+command_for() {
+  case "$1" in
     node) cmd=(wasm-pack test --node -- --locked --test node) ;;
     chromium) cmd=(env CHROMEDRIVER="$chromedriver" wasm-pack test --headless --chrome --chromedriver "$chromedriver" -- --locked --test browser) ;;
     firefox) cmd=(env GECKODRIVER="$geckodriver" wasm-pack test --headless --firefox --geckodriver "$geckodriver" -- --locked --test browser) ;;
@@ -44,10 +44,34 @@ for engine in "${engines[@]}"; do
     # and starts MiniBrowser by default); MiniBrowser needs an X display.
     webkit) cmd=(env SAFARIDRIVER="$webkitdriver" xvfb-run -a wasm-pack test --headless --safari --safaridriver "$webkitdriver" -- --locked --test browser) ;;
   esac
-  echo "wasm suite: $engine: ${cmd[*]}"
+}
+run() {
+  local engine=$1 started
+  command_for "$engine"
   started=$(date +%s)
-  (cd js && "${cmd[@]}") 2>&1 | tee "$logs/$engine" || status=1
-  seconds[$engine]=$(($(date +%s) - started))
+  if (cd js && "${cmd[@]}") >"$logs/$engine" 2>&1; then :; else echo failed >"$logs/$engine.failed"; fi
+  echo $(($(date +%s) - started)) >"$logs/$engine.seconds"
+}
+# Node first, in the foreground: it compiles the suite. Then the three
+# browsers at once: most of a run is the suite's own waits (timers,
+# Retry-After), so they overlap; cargo's build lock makes the first of them
+# compile the browser test while the others wait for it.
+for engine in "${engines[@]}"; do
+  command_for "$engine"
+  echo "wasm suite: $engine: ${cmd[*]}"
+done
+run node
+pids=()
+for engine in chromium firefox webkit; do
+  run "$engine" &
+  pids+=($!)
+done
+wait "${pids[@]}"
+for engine in "${engines[@]}"; do
+  echo "--- wasm suite: the $engine run's output"
+  cat "$logs/$engine"
+  [ -e "$logs/$engine.failed" ] && status=1
+  seconds[$engine]=$(cat "$logs/$engine.seconds")
 done
 
 # The browser each run says it drove ("Running headless tests in Firefox").
