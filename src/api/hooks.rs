@@ -13,13 +13,18 @@
 //! a response's `{ httpStatus, durationMs }`, which the JS layer lays over
 //! its attempt's object (a JS `ResponseInfo` extends `AttemptInfo`); a
 //! retry's `{ operation, attempt, delayMs }`, to which the JS layer adds
-//! `error`.
+//! `error`. Times are [`Duration`]s in Rust, measured on the transport's
+//! monotonic clock (`performance.now()` in a JS host, `Instant` natively,
+//! `wasi:clocks/monotonic-clock` on WASI), and milliseconds in JS:
+//! `durationMs` in whole milliseconds (as JS hosts' clocks have given it),
+//! `delayMs` as the retry rule decided it.
 
 use std::fmt;
 #[cfg(target_arch = "wasm32")]
 use std::rc::Rc;
 #[cfg(not(target_arch = "wasm32"))]
 use std::sync::Arc;
+use std::time::Duration;
 
 use serde::{Serialize, Serializer};
 #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
@@ -62,8 +67,22 @@ pub struct ResponseInfo {
     pub request: AttemptInfo,
     /// The HTTP status.
     pub http_status: u16,
-    /// Milliseconds from sending to the response headers.
-    pub duration_ms: f64,
+    /// From sending to the response headers, on a monotonic clock (JS:
+    /// `durationMs`, whole milliseconds).
+    #[serde(rename = "durationMs", serialize_with = "whole_ms")]
+    pub duration: Duration,
+}
+
+/// A duration as whole milliseconds (cut, not rounded: never longer than
+/// the span it measures).
+fn whole_ms<S: Serializer>(duration: &Duration, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_f64(duration.as_secs() as f64 * 1e3 + f64::from(duration.subsec_millis()))
+}
+
+/// A duration as milliseconds, to the nanosecond.
+fn ms<S: Serializer>(duration: &Duration, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer
+        .serialize_f64(duration.as_secs() as f64 * 1e3 + f64::from(duration.subsec_nanos()) / 1e6)
 }
 
 /// What a hook sees when a failed attempt will be retried.
@@ -77,8 +96,10 @@ pub struct RetryInfo {
     /// Why it failed (credentials already cut out).
     #[serde(skip)]
     pub error: Error,
-    /// How long the client now waits before the next attempt.
-    pub delay_ms: f64,
+    /// How long the client now waits before the next attempt (JS:
+    /// `delayMs`).
+    #[serde(rename = "delayMs", serialize_with = "ms")]
+    pub delay: Duration,
     /// The JS value behind `error`, where there was one (credentials cut
     /// out): the JS layer's `UsersApiError` shows it as `cause`.
     #[serde(skip)]
@@ -88,18 +109,18 @@ pub struct RetryInfo {
 
 impl RetryInfo {
     /// What a hook sees of attempt `attempt`, which failed with `shown`
-    /// (credentials already cut out) and is retried after `delay_ms`.
+    /// (credentials already cut out) and is retried after `delay`.
     pub(crate) fn new(
         operation: Operation,
         attempt: u32,
         shown: Rejection,
-        delay_ms: f64,
+        delay: Duration,
     ) -> RetryInfo {
         RetryInfo {
             operation,
             attempt,
             error: shown.error,
-            delay_ms,
+            delay,
             #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
             cause: shown.cause,
         }
@@ -136,9 +157,10 @@ fn hook<T>(hook: impl Fn(&T) + Send + Sync + 'static) -> Hook<T> {
 /// let options = ClientOptions::new("https://api.example.com").hooks(
 ///     Hooks::default()
 ///         .before_request(|info| println!("-> {} #{}", info.url, info.attempt))
+///         .after_response(|info| println!("<- HTTP {} in {:?}", info.http_status, info.duration))
 ///         .before_retry(move |info| {
 ///             seen.fetch_add(1, Ordering::Relaxed);
-///             assert!(info.delay_ms >= 0.0);
+///             println!("retrying in {:?}", info.delay);
 ///         }),
 /// );
 /// ```
