@@ -51,6 +51,15 @@ impl Wire for ErrorKind {
         ErrorKind::Decode,
         ErrorKind::Api,
     ];
+    const NAMES: &'static [&'static str] = &[
+        "validation",
+        "network",
+        "timeout",
+        "aborted",
+        "http",
+        "decode",
+        "api",
+    ];
 
     fn name(self) -> &'static str {
         match self {

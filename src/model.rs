@@ -38,6 +38,7 @@ impl Active {
 
 impl Wire for Active {
     const ALL: &'static [Active] = &[Active::All, Active::True, Active::False];
+    const NAMES: &'static [&'static str] = &["all", "true", "false"];
 
     fn name(self) -> &'static str {
         match self {
@@ -87,7 +88,7 @@ impl<'de> Deserialize<'de> for Active {
 /// The allowed `active` values, as messages show them:
 /// `"all", "true", "false" or a boolean`.
 pub(crate) fn active_expected() -> String {
-    wire::one_of(&wire::names::<Active>(), Some("a boolean"))
+    wire::one_of(Active::NAMES, Some("a boolean"))
 }
 
 /// The params of `count_users`: the only two the API takes.
@@ -188,6 +189,7 @@ impl Serialize for ParamsIn {
 
 impl Wire for ParamsIn {
     const ALL: &'static [ParamsIn] = &[ParamsIn::Body, ParamsIn::Query, ParamsIn::Form];
+    const NAMES: &'static [&'static str] = &["body", "query", "form"];
 
     fn name(self) -> &'static str {
         match self {
@@ -235,6 +237,7 @@ impl Wire for Credentials {
         Credentials::SameOrigin,
         Credentials::Include,
     ];
+    const NAMES: &'static [&'static str] = &["omit", "same-origin", "include"];
 
     fn name(self) -> &'static str {
         match self {

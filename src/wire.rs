@@ -1,12 +1,15 @@
 //! The wire names of the model's fieldless enums: each enum's [`Wire`]
-//! impl names its variants by `match`, and its serde attributes
-//! (`#[serde(rename_all = ...)]`, which derive its `Deserialize`) must say
-//! the same; a test holds the two together for every variant.
+//! impl names its variants by `match` (and lists the names for messages),
+//! and its serde attributes (`#[serde(rename_all = ...)]`, which derive its
+//! `Deserialize`) must say the same; a test holds the three together for
+//! every variant.
 
 /// A fieldless enum with a wire name per variant.
 pub(crate) trait Wire: Copy + PartialEq + 'static {
     /// Every variant, in declaration order.
     const ALL: &'static [Self];
+    /// Their wire names, in the same order, as messages list them.
+    const NAMES: &'static [&'static str];
 
     /// The variant's wire name (`"same-origin"`, `"validation"`).
     fn name(self) -> &'static str;
@@ -14,15 +17,14 @@ pub(crate) trait Wire: Copy + PartialEq + 'static {
 
 /// The variant of `T` whose wire name is `text`, if there is one.
 pub(crate) fn parse<T: Wire>(text: &str) -> Option<T> {
-    T::ALL
-        .iter()
-        .copied()
-        .find(|variant| variant.name() == text)
+    let index = position(T::NAMES, text)?;
+    T::ALL.get(index).copied()
 }
 
-/// The wire names of `T`'s variants, in declaration order.
-pub(crate) fn names<T: Wire>() -> Vec<&'static str> {
-    T::ALL.iter().map(|variant| variant.name()).collect()
+/// Where `text` is among `names` (one copy for every list of names: the
+/// enums' and the HTTP date's months).
+pub(crate) fn position(names: &[&str], text: &str) -> Option<usize> {
+    names.iter().position(|name| *name == text)
 }
 
 /// The names as a message lists the allowed values: `"a", "b" or "c"`, or,
@@ -105,7 +107,9 @@ mod tests {
     /// `T`'s names agree with its serde derive for every variant: the same
     /// names in the same order, each read back as its own variant.
     fn agrees_with_serde<T: Wire + DeserializeOwned + fmt::Debug>() {
-        assert_eq!(names::<T>(), serde_names::<T>());
+        let matched: Vec<&str> = T::ALL.iter().map(|variant| variant.name()).collect();
+        assert_eq!(matched, serde_names::<T>());
+        assert_eq!(T::NAMES, serde_names::<T>());
         for &variant in T::ALL {
             assert_eq!(serde_parse::<T>(variant.name()), Some(variant));
             assert_eq!(parse::<T>(variant.name()), Some(variant));
@@ -118,9 +122,9 @@ mod tests {
         agrees_with_serde::<Credentials>();
         agrees_with_serde::<Active>();
         agrees_with_serde::<ErrorKind>();
-        assert_eq!(names::<ParamsIn>(), ["body", "query", "form"]);
-        assert_eq!(names::<Credentials>(), ["omit", "same-origin", "include"]);
-        assert_eq!(names::<Active>(), ["all", "true", "false"]);
+        assert_eq!(ParamsIn::NAMES, ["body", "query", "form"]);
+        assert_eq!(Credentials::NAMES, ["omit", "same-origin", "include"]);
+        assert_eq!(Active::NAMES, ["all", "true", "false"]);
         assert_eq!(ErrorKind::Decode.name(), "decode");
     }
 
@@ -155,11 +159,11 @@ mod tests {
     #[test]
     fn lists_names_as_messages_do() {
         assert_eq!(
-            one_of(&names::<ParamsIn>(), None),
+            one_of(ParamsIn::NAMES, None),
             "\"body\", \"query\" or \"form\""
         );
         assert_eq!(
-            one_of(&names::<Active>(), Some("a boolean")),
+            one_of(Active::NAMES, Some("a boolean")),
             "\"all\", \"true\", \"false\" or a boolean"
         );
         assert_eq!(one_of(&["x"], None), "\"x\"");

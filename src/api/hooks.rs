@@ -26,6 +26,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Duration;
 
+use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
 #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 use wasm_bindgen::JsValue;
@@ -59,52 +60,61 @@ fn as_record<S: Serializer>(
 }
 
 /// What a hook sees when an attempt's response headers arrived.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// Serializes to `{ httpStatus, durationMs }`.
+#[derive(Clone, Debug, PartialEq)]
 pub struct ResponseInfo {
     /// The attempt (serialized on its own).
-    #[serde(skip)]
     pub request: AttemptInfo,
     /// The HTTP status.
     pub http_status: u16,
     /// From sending to the response headers, on a monotonic clock (JS:
     /// `durationMs`, whole milliseconds).
-    #[serde(rename = "durationMs", serialize_with = "whole_ms")]
     pub duration: Duration,
 }
 
-/// A duration as whole milliseconds (cut, not rounded: never longer than
-/// the span it measures).
-fn whole_ms<S: Serializer>(duration: &Duration, serializer: S) -> Result<S::Ok, S::Error> {
-    serializer.serialize_f64(duration.as_secs() as f64 * 1e3 + f64::from(duration.subsec_millis()))
+impl Serialize for ResponseInfo {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut info = serializer.serialize_struct("ResponseInfo", 2)?;
+        info.serialize_field("httpStatus", &self.http_status)?;
+        // Cut, not rounded: never longer than the span it measures.
+        info.serialize_field("durationMs", &ms(self.duration).floor())?;
+        info.end()
+    }
 }
 
-/// A duration as milliseconds, to the nanosecond.
-fn ms<S: Serializer>(duration: &Duration, serializer: S) -> Result<S::Ok, S::Error> {
-    serializer
-        .serialize_f64(duration.as_secs() as f64 * 1e3 + f64::from(duration.subsec_nanos()) / 1e6)
-}
-
-/// What a hook sees when a failed attempt will be retried.
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// What a hook sees when a failed attempt will be retried. Serializes to
+/// `{ operation, attempt, delayMs }`.
+#[derive(Clone, Debug)]
 pub struct RetryInfo {
     /// Count or list.
     pub operation: Operation,
     /// The attempt that failed (1 for the first).
     pub attempt: u32,
     /// Why it failed (credentials already cut out).
-    #[serde(skip)]
     pub error: Error,
     /// How long the client now waits before the next attempt (JS:
     /// `delayMs`).
-    #[serde(rename = "delayMs", serialize_with = "ms")]
     pub delay: Duration,
     /// The JS value behind `error`, where there was one (credentials cut
     /// out): the JS layer's `UsersApiError` shows it as `cause`.
-    #[serde(skip)]
     #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
     pub(crate) cause: Option<JsValue>,
+}
+
+impl Serialize for RetryInfo {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut info = serializer.serialize_struct("RetryInfo", 3)?;
+        info.serialize_field("operation", &self.operation)?;
+        info.serialize_field("attempt", &self.attempt)?;
+        info.serialize_field("delayMs", &ms(self.delay))?;
+        info.end()
+    }
+}
+
+/// A duration in milliseconds, to the nanosecond (whole milliseconds come
+/// out whole).
+fn ms(duration: Duration) -> f64 {
+    duration.as_secs() as f64 * 1e3 + f64::from(duration.subsec_nanos()) / 1e6
 }
 
 impl RetryInfo {

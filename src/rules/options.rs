@@ -69,7 +69,7 @@ fn named<T: Wire>(value: &Value, option: &str) -> Result<Option<T>, Error> {
         }
         _ => {}
     }
-    Err(not_named(value, option, &wire::names::<T>()))
+    Err(not_named(value, option, T::NAMES))
 }
 
 /// The error for an option that is none of `names`.

@@ -240,7 +240,9 @@ async fn list_params_go_out_with_their_wire_names() {
     // Any JSON value in a body, as from JS; a null is not sent.
     let filter = serde_json::json!({ "role": ["admin", "owner"], "since": 2020 });
     params.extra.insert("filter".into(), filter.clone());
-    params.extra.insert("unsent".into(), serde_json::Value::Null);
+    params
+        .extra
+        .insert("unsent".into(), serde_json::Value::Null);
     let got: Envelope<Vec<u32>> = ok(faked(&fake, |o| o).list_users(&params, &none()).await);
     assert_eq!(got.result, vec![1, 2]);
     let sent = call(&fake, 0);
