@@ -176,7 +176,7 @@ async fn a_503_with_retry_after_is_waited_for_and_retried() {
     let seen = Arc::clone(&delays);
     let options = ClientOptions::new(format!("{}/faults/retry-after-seconds/native", server.url))
         .retries(1)
-        .hooks(Hooks::default().before_retry(move |info| seen.lock().unwrap().push(info.delay_ms)));
+        .hooks(Hooks::default().before_retry(move |info| seen.lock().unwrap().push(info.delay)));
     let started = Instant::now();
     let count = UsersClient::new(options)
         .expect("client")
@@ -184,7 +184,7 @@ async fn a_503_with_retry_after_is_waited_for_and_retried() {
         .await
         .expect("the retry answers");
     assert_eq!(count.result.total_users, 7);
-    assert_eq!(*delays.lock().unwrap(), [1000.0]);
+    assert_eq!(*delays.lock().unwrap(), [Duration::from_secs(1)]);
     assert!(started.elapsed() >= Duration::from_millis(1000));
 }
 

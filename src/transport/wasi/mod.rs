@@ -142,7 +142,17 @@ impl Transport for Wasi {
         sleep_ms(ms)
     }
 
-    fn now_ms() -> f64 {
+    type Instant = monotonic_clock::Instant;
+
+    fn now() -> monotonic_clock::Instant {
+        monotonic_clock::now()
+    }
+
+    fn since(earlier: monotonic_clock::Instant) -> std::time::Duration {
+        std::time::Duration::from_nanos(monotonic_clock::now().saturating_sub(earlier))
+    }
+
+    fn date_ms() -> f64 {
         now_ms()
     }
 
