@@ -129,8 +129,12 @@ smoke: debug-server $(PKG)
 ## server run from a copy; examples/nuxt), Astro 7 with @astrojs/node (a
 ## page rendered on the server; examples/astro) and `wrangler dev --local`
 ## (examples/worker in workerd), all four built and run on Node 24.
+## Next.js in one process, the others in a second, at once: the two take
+## about as long, and much of each is waiting on a build of one thread.
 frameworks: debug-server $(PKG)
-	scripts/with-server.sh -- node tests/frameworks/run.mjs
+	scripts/with-server.sh -- scripts/parallel.sh \
+	  "node tests/frameworks/run.mjs next" \
+	  "node tests/frameworks/run.mjs ssr rollup sveltekit nuxt astro wrangler"
 
 ## The packed package on Node 22, 24 and 26 (ESM and CommonJS: examples/node;
 ## `npm install --engine-strict` warning-free on each; `engines` an open
