@@ -67,6 +67,10 @@ test: setup lint docs unit build wasm-tests js-tests load smoke frameworks runne
 compat: versions
 
 lint:
+	@for lock in $$(git ls-files '*Cargo.lock'); do \
+	  (cd "$$(dirname "$$lock")" && cargo metadata --locked --format-version 1 >/dev/null) || \
+	  { echo "lint: $$lock is out of date with its manifests: run cargo metadata beside it and commit it" >&2; exit 1; }; \
+	done
 	cargo fmt --all --check
 	cargo clippy --locked --workspace --all-targets -- -D warnings
 	cargo clippy --locked -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown --lib -- -D warnings
@@ -74,8 +78,7 @@ lint:
 	RUSTDOCFLAGS="-D warnings" cargo doc --locked -q --no-deps -p user-management-client -p user-management-client-js
 	RUSTDOCFLAGS="-D warnings" cargo doc --locked -q --no-deps -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown
 	cargo clippy --locked -p user-management-client -p user-management-client-component --target wasm32-wasip2 --lib -- -D warnings
-	cargo fmt --manifest-path tests/component/joined/Cargo.toml --check
-	cargo clippy --locked --manifest-path tests/component/joined/Cargo.toml --target wasm32-wasip2 --target-dir target/joined -- -D warnings
+	cargo clippy --locked -p user-management-client-component --target wasm32-wasip2 --example joined --features joined-example -- -D warnings
 
 ## Native tests: the client's pure modules, the whole client on tokio
 ## against the reference server (its debug binary, built first), and the
@@ -176,7 +179,7 @@ versions: setup
 ## The WebAssembly component (wasm32-wasip2): target/component/user-management-client.wasm,
 ## its WIT checked (exports user-management:client/users@0.1.0, imports only wasi:*),
 ## and its jco transpilation for Node in target/component/jco/; and the
-## joined-calls program (tests/component/joined/) in target/component/joined.wasm.
+## joined-calls program (component/examples/joined.rs) in target/component/joined.wasm.
 component: setup
 	scripts/component.sh
 
