@@ -67,6 +67,10 @@ test: setup lint docs unit build wasm-tests js-tests load smoke frameworks runne
 compat: versions
 
 lint:
+	@for lock in $$(git ls-files '*Cargo.lock'); do \
+	  (cd "$$(dirname "$$lock")" && cargo metadata --locked --format-version 1 >/dev/null) || \
+	  { echo "lint: $$lock is out of date with its manifests: run cargo metadata beside it and commit it" >&2; exit 1; }; \
+	done
 	cargo fmt --all --check
 	cargo clippy --locked --workspace --all-targets -- -D warnings
 	cargo clippy --locked -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown --lib -- -D warnings
@@ -74,8 +78,7 @@ lint:
 	RUSTDOCFLAGS="-D warnings" cargo doc --locked -q --no-deps -p user-management-client -p user-management-client-js
 	RUSTDOCFLAGS="-D warnings" cargo doc --locked -q --no-deps -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown
 	cargo clippy --locked -p user-management-client -p user-management-client-component --target wasm32-wasip2 --lib -- -D warnings
-	cargo fmt --manifest-path tests/component/joined/Cargo.toml --check
-	cargo clippy --locked --manifest-path tests/component/joined/Cargo.toml --target wasm32-wasip2 --target-dir target/joined -- -D warnings
+	cargo clippy --locked -p user-management-client-component --target wasm32-wasip2 --example joined --features joined-example -- -D warnings
 
 ## Native tests: the client's pure modules, the whole client on tokio
 ## against the reference server (its debug binary, built first), and the
@@ -129,8 +132,12 @@ smoke: debug-server $(PKG)
 ## server run from a copy; examples/nuxt), Astro 7 with @astrojs/node (a
 ## page rendered on the server; examples/astro) and `wrangler dev --local`
 ## (examples/worker in workerd), all four built and run on Node 24.
+## Next.js in one process, the others in a second, at once: the two take
+## about as long, and much of each is waiting on a build of one thread.
 frameworks: debug-server $(PKG)
-	scripts/with-server.sh -- node tests/frameworks/run.mjs
+	scripts/with-server.sh -- scripts/parallel.sh \
+	  "node tests/frameworks/run.mjs next" \
+	  "node tests/frameworks/run.mjs ssr rollup sveltekit nuxt astro wrangler"
 
 ## The packed package on Node 22, 24 and 26 (ESM and CommonJS: examples/node;
 ## `npm install --engine-strict` warning-free on each; `engines` an open
@@ -172,7 +179,7 @@ versions: setup
 ## The WebAssembly component (wasm32-wasip2): target/component/user-management-client.wasm,
 ## its WIT checked (exports user-management:client/users@0.1.0, imports only wasi:*),
 ## and its jco transpilation for Node in target/component/jco/; and the
-## joined-calls program (tests/component/joined/) in target/component/joined.wasm.
+## joined-calls program (component/examples/joined.rs) in target/component/joined.wasm.
 component: setup
 	scripts/component.sh
 

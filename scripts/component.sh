@@ -5,7 +5,7 @@
 # wasi:* interfaces), transpiles it with jco for Node into
 # target/component/jco/ and for browsers (JSPI) into
 # target/component/jco-browser/, and prints its size raw and gzip -9; and
-# builds the joined-calls program (tests/component/joined/) into
+# builds the joined-calls program (component/examples/joined.rs) into
 # target/component/joined.wasm.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,8 +14,16 @@ export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 out=target/component
 wasm=$out/user-management-client.wasm
 mkdir -p "$out"
-cargo build --release --target wasm32-wasip2 -p user-management-client-component
+# The component and, from the same dependency builds, the joined-calls
+# program (component/examples/joined.rs: the library's calls joined under
+# wstd's runtime, which tests/component/joined.test.mjs runs in the
+# wasmtime CLI). One build with the example's feature, which changes
+# nothing in the component: a second build without it would write another
+# build of the component over the same file.
+cargo build --locked --release --target wasm32-wasip2 \
+  -p user-management-client-component --lib --example joined --features joined-example
 cp target/wasm32-wasip2/release/user_management_client_component.wasm "$wasm"
+cp target/wasm32-wasip2/release/examples/joined.wasm "$out/joined.wasm"
 
 wit=$(jco wit "$wasm")
 grep -qx '  export user-management:client/users@0.1.0;' <<<"$wit" || {
@@ -36,13 +44,6 @@ users=user-management:client/users@0.1.0
 jco transpile "$wasm" -o "$out/jco-browser" --name user-management-client --quiet \
   --async-mode jspi --async-imports 'wasi:io/poll#poll' 'wasi:io/poll#[method]pollable.block' \
   --async-exports "$users#count-users" "$users#list-users"
-
-# The joined-calls program (tests/component/joined/, its own workspace and
-# committed Cargo.lock): the library's calls joined under wstd's runtime,
-# which tests/component/joined.test.mjs runs in the wasmtime CLI.
-cargo build --locked --release --target wasm32-wasip2 \
-  --manifest-path tests/component/joined/Cargo.toml --target-dir target/joined
-cp target/joined/wasm32-wasip2/release/user-management-client-joined.wasm "$out/joined.wasm"
 
 raw=$(stat -c %s "$wasm")
 gz=$(gzip -9 -c "$wasm" | wc -c)

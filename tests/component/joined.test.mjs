@@ -1,5 +1,5 @@
 // The WASI transport waits without blocking the component's one thread:
-// a Rust program for wasm32-wasip2 (tests/component/joined/, built by
+// a Rust program for wasm32-wasip2 (component/examples/joined.rs, built by
 // scripts/component.sh into target/component/joined.wasm) joins calls of
 // the library under `wstd::runtime::block_on`, run here by the wasmtime CLI
 // (`wasmtime run -S http`) against the reference server with --faults.

@@ -31,6 +31,7 @@ use std::cell::RefCell;
 use std::future::Future;
 use std::rc::Rc;
 
+use futures_lite::future::zip;
 use serde_json::{json, Value};
 use user_management_client::{
     CallOptions, ClientOptions, CountParams, Hooks, ListParams, ParamsIn, UsersClient,
@@ -149,15 +150,19 @@ const LONG: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// 4 calls answered after 1 s each, joined.
 async fn overlap(run: &Run<'_>) -> Vec<Value> {
-    futures::future::join_all((0..4).map(|i| run.slow(i, "1000", LONG))).await
+    let ((a, b), (c, d)) = zip(
+        zip(run.slow(0, "1000", LONG), run.slow(1, "1000", LONG)),
+        zip(run.slow(2, "1000", LONG), run.slow(3, "1000", LONG)),
+    )
+    .await;
+    vec![a, b, c, d]
 }
 
 /// A call answered after 1 s, joined with one timing out after 300 ms on a
 /// server that answers after 30 s.
 async fn timeout(run: &Run<'_>) -> Vec<Value> {
     let short = std::time::Duration::from_millis(300);
-    let (slow, never) =
-        futures::future::join(run.slow(0, "1000", LONG), run.slow(1, "30000", short)).await;
+    let (slow, never) = zip(run.slow(0, "1000", LONG), run.slow(1, "30000", short)).await;
     vec![slow, never]
 }
 
