@@ -15,114 +15,44 @@ use std::hash::{BuildHasher, Hasher};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use serde::de::DeserializeOwned;
-use serde::Serialize;
-
-use crate::api::options::{CallOptions, ClientOptions, HeaderList, HeaderProvider};
 use crate::error::{Cause, Error, ErrorKind};
-use crate::model::{Envelope, Operation};
-use crate::rules::headers::Resolved;
 use crate::rules::retry::is_retryable_status;
-use crate::transport::plain::answer::{self, body_text, Answer};
-use crate::transport::plain::request::{self, Headers, Params, Request};
-use crate::transport::{Arrived, Failed, Rejection, Retry, Transport};
+use crate::transport::plain::answer::{body_text, Answer};
+use crate::transport::plain::http::Http;
+use crate::transport::plain::request::Request;
+use crate::transport::Arrived;
 
 /// What a call made outside a tokio runtime fails with.
 const NEEDS_TOKIO: &str = "natively this client calls the API through reqwest on tokio: \
      call it inside a tokio runtime (with its time driver enabled)";
 
-/// The transport through reqwest on tokio.
+/// The transport through reqwest on tokio (the call loop's `Transport`
+/// as an [`Http`]).
 pub struct Native;
 
-impl Transport for Native {
-    type Params = Params;
-    type Body = String;
-    type Headers = Headers;
-    type Request = Request;
+impl Http for Native {
+    type Instant = Instant;
 
-    fn base_href(url: &str) -> Result<String, Error> {
-        request::base_href(url)
-    }
-
-    fn params<T: Serialize>(params: &T) -> Result<Params, Error> {
-        request::params_object(params)
-    }
-
-    fn headers(resolved: Resolved) -> Headers {
-        Headers::new(resolved)
-    }
-
-    fn resolved(headers: &Headers) -> &Resolved {
-        &headers.resolved
-    }
-
-    fn build(
-        url: &str,
-        params: &Params,
-        headers: &Headers,
-        options: &ClientOptions,
-    ) -> Result<Request, Rejection> {
-        Ok(request::build(
-            url,
-            options.params_in,
-            params,
-            headers,
-            None,
-        )?)
-    }
-
-    fn url(request: &Request) -> &str {
-        &request.url
-    }
-
-    fn ready(_call: &CallOptions) -> Result<(), Rejection> {
+    fn ready() -> Result<(), Error> {
         // reqwest and tokio's timers panic outside a runtime: a call there
         // fails at once instead.
         if tokio::runtime::Handle::try_current().is_err() {
-            return Err(Error::new(ErrorKind::Network, NEEDS_TOKIO).into());
+            return Err(Error::new(ErrorKind::Network, NEEDS_TOKIO));
         }
         Ok(())
     }
 
-    async fn provide(
-        provider: &HeaderProvider,
-        _call: &CallOptions,
-    ) -> Result<HeaderList, Rejection> {
-        provider.provide().await
-    }
-
-    type Outcome = Result<Answer, Error>;
-
     fn attempt<'a>(
         request: &'a Request,
-        _client: &'a ClientOptions,
-        _call: &'a CallOptions,
         timeout_ms: u32,
         arrived: Arrived<'a>,
     ) -> impl Future<Output = Result<Answer, Error>> + 'a {
         attempt(request, timeout_ms, arrived)
     }
 
-    fn settle(
-        outcome: Result<Answer, Error>,
-        _request: &Request,
-        _call: &CallOptions,
-        operation: Operation,
-        secrets: &[String],
-    ) -> Result<String, Failed> {
-        let answer = outcome?;
-        let retry_after = answer.retry_after.clone();
-        answer::judge(answer, operation, secrets).map_err(|error| Failed {
-            rejection: error.into(),
-            retry: Retry::AsTheRuleSays(retry_after),
-        })
-    }
-
-    fn pause(ms: f64, _call: &CallOptions) -> impl Future {
+    fn pause(ms: f64) -> impl Future {
         tokio::time::sleep(Duration::from_secs_f64(ms.max(0.0) / 1_000.0))
     }
-
-    type Instant = Instant;
 
     fn now() -> Instant {
         Instant::now()
@@ -148,10 +78,6 @@ impl Transport for Native {
                 .map_or(0, |d| d.as_nanos()),
         );
         (hasher.finish() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    fn decode<T: DeserializeOwned>(body: String) -> Result<Envelope<T>, Error> {
-        answer::decode(body)
     }
 }
 

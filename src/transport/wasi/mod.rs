@@ -18,7 +18,8 @@
 //! `#[wstd::http_server]`), as the component's exports do: outside it
 //! wstd has no reactor and panics.
 //!
-//! [`Wasi`] puts them together as the call loop's [`Transport`].
+//! [`Wasi`] puts them together as an [`Http`], the call loop's
+//! `Transport`.
 //!
 //! Resources are dropped children first (a pollable before the stream or
 //! the future it watches, a stream before its body, a body before its
@@ -42,107 +43,35 @@ use wstd::time::{Duration, Timer};
 
 use std::future::Future;
 
-use serde::de::DeserializeOwned;
-use serde::Serialize;
-
-use crate::api::options::{CallOptions, ClientOptions, HeaderList, HeaderProvider};
 use crate::error::{Cause, Error, ErrorKind};
-use crate::model::{Envelope, Operation};
-use crate::rules::headers::Resolved;
 use crate::rules::retry::is_retryable_status;
-use crate::transport::{Arrived, Failed, Rejection, Retry, Transport};
-
-use crate::transport::plain::answer::{self, body_text, Answer};
-use crate::transport::plain::request::{self, Headers, Params, Request};
+use crate::transport::plain::answer::{body_text, Answer};
+use crate::transport::plain::http::Http;
+use crate::transport::plain::request::Request;
+use crate::transport::Arrived;
 
 /// The transport through `wasi:http` and `wasi:clocks`, on wstd's reactor.
 /// (A WASI host has no `fetch` option and no signal.)
 pub struct Wasi;
 
-impl Transport for Wasi {
-    type Params = Params;
-    type Body = String;
-    type Headers = Headers;
-    type Request = Request;
+impl Http for Wasi {
+    type Instant = monotonic_clock::Instant;
 
-    fn base_href(url: &str) -> Result<String, Error> {
-        request::base_href(url)
-    }
-
-    fn params<T: Serialize>(params: &T) -> Result<Params, Error> {
-        request::params_object(params)
-    }
-
-    fn headers(resolved: Resolved) -> Headers {
-        Headers::new(resolved)
-    }
-
-    fn resolved(headers: &Headers) -> &Resolved {
-        &headers.resolved
-    }
-
-    fn build(
-        url: &str,
-        params: &Params,
-        headers: &Headers,
-        options: &ClientOptions,
-    ) -> Result<Request, Rejection> {
-        Ok(request::build(
-            url,
-            options.params_in,
-            params,
-            headers,
-            None,
-        )?)
-    }
-
-    fn url(request: &Request) -> &str {
-        &request.url
-    }
-
-    fn ready(_call: &CallOptions) -> Result<(), Rejection> {
+    fn ready() -> Result<(), Error> {
         Ok(())
     }
 
-    async fn provide(
-        provider: &HeaderProvider,
-        _call: &CallOptions,
-    ) -> Result<HeaderList, Rejection> {
-        provider.provide().await
-    }
-
-    type Outcome = Result<Answer, Error>;
-
     async fn attempt(
         request: &Request,
-        _client: &ClientOptions,
-        _call: &CallOptions,
         timeout_ms: u32,
         arrived: Arrived<'_>,
     ) -> Result<Answer, Error> {
         attempt(request, timeout_ms, arrived).await
     }
 
-    fn settle(
-        outcome: Result<Answer, Error>,
-        _request: &Request,
-        _call: &CallOptions,
-        operation: Operation,
-        secrets: &[String],
-    ) -> Result<String, Failed> {
-        let answer = outcome?;
-        let retry_after = answer.retry_after.clone();
-        answer::judge(answer, operation, secrets).map_err(|error| Failed {
-            rejection: error.into(),
-            retry: Retry::AsTheRuleSays(retry_after),
-        })
-    }
-
-    fn pause(ms: f64, _call: &CallOptions) -> impl Future {
+    fn pause(ms: f64) -> impl Future {
         sleep_ms(ms)
     }
-
-    type Instant = monotonic_clock::Instant;
 
     fn now() -> monotonic_clock::Instant {
         monotonic_clock::now()
@@ -158,10 +87,6 @@ impl Transport for Wasi {
 
     fn random() -> f64 {
         random()
-    }
-
-    fn decode<T: DeserializeOwned>(body: String) -> Result<Envelope<T>, Error> {
-        answer::decode(body)
     }
 }
 

@@ -1,0 +1,152 @@
+//! The transports outside a JS host (`native`, `wasi`) differ only in how
+//! an attempt goes out, how they wait and which clocks they read: each is
+//! an [`Http`], and every [`Http`] is a [`Transport`] through this one
+//! implementation, with `plain`'s request and answer and the library's
+//! rules.
+
+use std::future::Future;
+use std::time::Duration;
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use crate::api::options::{CallOptions, ClientOptions, HeaderList, HeaderProvider};
+use crate::error::Error;
+use crate::model::{Envelope, Operation};
+use crate::rules::headers::Resolved;
+use crate::transport::plain::answer::{self, Answer};
+use crate::transport::plain::request::{self, Headers, Params, Request};
+use crate::transport::{Arrived, Failed, Rejection, Retry, Transport};
+
+/// What a transport outside a JS host supplies to the call loop.
+pub(crate) trait Http {
+    /// A point on the target's monotonic clock.
+    type Instant: Copy;
+
+    /// Whether a call may start here (natively: inside a tokio runtime).
+    fn ready() -> Result<(), Error>;
+    /// Sends `request` as a `POST` and reads the whole answer: `timeout_ms`
+    /// (0: none) covers the response and its body; `arrived` is told the
+    /// HTTP status as soon as the response headers are there.
+    fn attempt<'a>(
+        request: &'a Request,
+        timeout_ms: u32,
+        arrived: Arrived<'a>,
+    ) -> impl Future<Output = Result<Answer, Error>> + 'a;
+    /// Waits `ms` milliseconds.
+    fn pause(ms: f64) -> impl Future;
+    /// The time now on the monotonic clock.
+    fn now() -> Self::Instant;
+    /// The time from `earlier` to now on the monotonic clock.
+    fn since(earlier: Self::Instant) -> Duration;
+    /// The wall-clock time in milliseconds since the Unix epoch.
+    fn date_ms() -> f64;
+    /// A random number in `[0, 1)`.
+    fn random() -> f64;
+}
+
+impl<H: Http> Transport for H {
+    type Params = Params;
+    type Body = String;
+    type Headers = Headers;
+    type Request = Request;
+
+    fn base_href(url: &str) -> Result<String, Error> {
+        request::base_href(url)
+    }
+
+    fn params<T: Serialize>(params: &T) -> Result<Params, Error> {
+        request::params_object(params)
+    }
+
+    fn headers(resolved: Resolved) -> Headers {
+        Headers::new(resolved)
+    }
+
+    fn resolved(headers: &Headers) -> &Resolved {
+        &headers.resolved
+    }
+
+    fn build(
+        url: &str,
+        params: &Params,
+        headers: &Headers,
+        options: &ClientOptions,
+    ) -> Result<Request, Rejection> {
+        Ok(request::build(
+            url,
+            options.params_in,
+            params,
+            headers,
+            None,
+        )?)
+    }
+
+    fn url(request: &Request) -> &str {
+        &request.url
+    }
+
+    fn ready(_call: &CallOptions) -> Result<(), Rejection> {
+        Ok(H::ready()?)
+    }
+
+    async fn provide(
+        provider: &HeaderProvider,
+        _call: &CallOptions,
+    ) -> Result<HeaderList, Rejection> {
+        provider.provide().await
+    }
+
+    type Outcome = Result<Answer, Error>;
+
+    fn attempt<'a>(
+        request: &'a Request,
+        _client: &'a ClientOptions,
+        _call: &'a CallOptions,
+        timeout_ms: u32,
+        arrived: Arrived<'a>,
+    ) -> impl Future<Output = Result<Answer, Error>> + 'a {
+        H::attempt(request, timeout_ms, arrived)
+    }
+
+    fn settle(
+        outcome: Result<Answer, Error>,
+        _request: &Request,
+        _call: &CallOptions,
+        operation: Operation,
+        secrets: &[String],
+    ) -> Result<String, Failed> {
+        let answer = outcome?;
+        let retry_after = answer.retry_after.clone();
+        answer::judge(answer, operation, secrets).map_err(|error| Failed {
+            rejection: error.into(),
+            retry: Retry::AsTheRuleSays(retry_after),
+        })
+    }
+
+    fn pause(ms: f64, _call: &CallOptions) -> impl Future {
+        H::pause(ms)
+    }
+
+    type Instant = H::Instant;
+
+    fn now() -> H::Instant {
+        H::now()
+    }
+
+    fn since(earlier: H::Instant) -> Duration {
+        H::since(earlier)
+    }
+
+    fn date_ms() -> f64 {
+        H::date_ms()
+    }
+
+    fn random() -> f64 {
+        H::random()
+    }
+
+    fn decode<T: DeserializeOwned>(body: String) -> Result<Envelope<T>, Error> {
+        answer::decode(body)
+    }
+}
