@@ -158,6 +158,17 @@ mod tests {
     }
 
     #[test]
+    fn a_kind_serde_cannot_name_says_what_was_expected() {
+        use serde::de::value::{BytesDeserializer, Error};
+        let bytes = BytesDeserializer::<Error>::new(b"x");
+        let refused = Value::deserialize(bytes).err().map(|e| e.to_string());
+        assert_eq!(
+            refused.as_deref(),
+            Some("invalid type: byte array, expected any value")
+        );
+    }
+
+    #[test]
     fn quotes_and_cuts() {
         assert_eq!(quoted("a"), "\"a\"");
         let long = "x".repeat(100);
