@@ -347,6 +347,14 @@ mod tests {
     }
 
     #[test]
+    fn every_short_json_escape_is_read() {
+        // A header value may hold any control but CR, LF and NUL.
+        let found = secrets([("X-Api-Key", "a\"b\\c/d\u{8}e\u{c}f\tg")].into_iter());
+        let echo = r#"{"key":"a\"b\\c\/d\be\ff\tg"}"#;
+        assert_eq!(redact(echo, &found), r#"{"key":"[REDACTED]"}"#);
+    }
+
+    #[test]
     fn shown_headers_hide_credential_values_only() {
         let pair = |n: &str, v: &str| (n.to_string(), v.to_string());
         let headers = [pair("Cookie", "sid=1"), pair("X-Request-Id", "42")];
