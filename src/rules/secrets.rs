@@ -344,6 +344,9 @@ mod tests {
         let found = secrets([("X-Api-Key", "abcd efgh")].into_iter());
         assert_eq!(redact("key=abcd+efgh&x=1", &found), "key=[REDACTED]&x=1");
         assert_eq!(redact("key=abcd%20efgh", &found), "key=[REDACTED]");
+        // A plus stands for a plus or a space, nothing else.
+        let dashed = secrets([("X-Api-Key", "abcd-efgh")].into_iter());
+        assert_eq!(redact("key=abcd+efgh", &dashed), "key=abcd+efgh");
     }
 
     #[test]
