@@ -406,6 +406,14 @@ async fn a_call_s_own_headers_are_sent_without_a_header_provider() {
 }
 
 #[test]
+fn hooks_any_says_whether_one_is_set() {
+    assert!(!Hooks::default().any());
+    assert!(Hooks::default().before_request(|_| {}).any());
+    assert!(Hooks::default().after_response(|_| {}).any());
+    assert!(Hooks::default().before_retry(|_| {}).any());
+}
+
+#[test]
 fn hooks_debug_names_the_hooks_set() {
     let hooks = Hooks::default().before_retry(|_| {});
     assert_eq!(
