@@ -223,6 +223,7 @@ bench: $(PKG)
 ## first beside it) and tests/native.rs. Cheap settings for a 2-core machine:
 ## one job, the `mutants` profile (no debug info, the library at opt-level 1),
 ## and one target directory for every copy, so the dependencies build once.
+## What it leaves out (the property tests' helpers): .cargo/mutants.toml.
 ## Reports: target/mutants-report/{rules,loop}/mutants.out/. Needs
 ## cargo-mutants (`cargo install --locked cargo-mutants`). The score and the
 ## mutants that survive, and why: mutants.md.
