@@ -67,6 +67,10 @@ test: setup lint docs unit build wasm-tests js-tests load smoke frameworks runne
 compat: versions
 
 lint:
+	@for lock in $$(git ls-files '*Cargo.lock'); do \
+	  (cd "$$(dirname "$$lock")" && cargo metadata --locked --format-version 1 >/dev/null) || \
+	  { echo "lint: $$lock is out of date with its manifests: run cargo metadata beside it and commit it" >&2; exit 1; }; \
+	done
 	cargo fmt --all --check
 	cargo clippy --locked --workspace --all-targets -- -D warnings
 	cargo clippy --locked -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown --lib -- -D warnings
@@ -74,6 +78,7 @@ lint:
 	RUSTDOCFLAGS="-D warnings" cargo doc --locked -q --no-deps -p user-management-client -p user-management-client-js
 	RUSTDOCFLAGS="-D warnings" cargo doc --locked -q --no-deps -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown
 	cargo clippy --locked -p user-management-client -p user-management-client-component --target wasm32-wasip2 --lib -- -D warnings
+	cargo clippy --locked -p user-management-client-component --target wasm32-wasip2 --example joined --features joined-example -- -D warnings
 
 ## Native tests: the client's pure modules, the whole client on tokio
 ## against the reference server (its debug binary, built first), and the
@@ -90,9 +95,11 @@ debug-server:
 wasm-tests: debug-server
 	scripts/with-server.sh --faults -- scripts/wasm-tests.sh
 
-## Tests of the built package (pkg/) from plain JS.
+## Tests of the built package (pkg/) from plain JS, and the book's marked
+## JavaScript samples run against it (tests/js/docs.test.mjs; the server's
+## fault routes give them their failures).
 js-tests: debug-server $(PKG)
-	scripts/with-server.sh -- node --test tests/js/
+	scripts/with-server.sh --faults -- node --test tests/js/
 
 ## 10,000 calls with 1,000 in flight through the package, against the server;
 ## and 10,000 whose fetch, body or header provider never settles, each scenario.
@@ -125,8 +132,12 @@ smoke: debug-server $(PKG)
 ## server run from a copy; examples/nuxt), Astro 7 with @astrojs/node (a
 ## page rendered on the server; examples/astro) and `wrangler dev --local`
 ## (examples/worker in workerd), all four built and run on Node 24.
+## Next.js in one process, the others in a second, at once: the two take
+## about as long, and much of each is waiting on a build of one thread.
 frameworks: debug-server $(PKG)
-	scripts/with-server.sh -- node tests/frameworks/run.mjs
+	scripts/with-server.sh -- scripts/parallel.sh \
+	  "node tests/frameworks/run.mjs next" \
+	  "node tests/frameworks/run.mjs ssr rollup sveltekit nuxt astro wrangler"
 
 ## The packed package on Node 22, 24 and 26 (ESM and CommonJS: examples/node;
 ## `npm install --engine-strict` warning-free on each; `engines` an open
@@ -167,14 +178,18 @@ versions: setup
 
 ## The WebAssembly component (wasm32-wasip2): target/component/user-management-client.wasm,
 ## its WIT checked (exports user-management:client/users@0.1.0, imports only wasi:*),
-## and its jco transpilation for Node in target/component/jco/.
+## and its jco transpilation for Node in target/component/jco/; and the
+## joined-calls program (component/examples/joined.rs) in target/component/joined.wasm.
 component: setup
 	scripts/component.sh
 
 ## The component against the server, one table of cases (tests/component/cases.json)
 ## in four hosts, each running every case: transpiled by jco in Node, the
 ## wasmtime CLI (`wasmtime run -S http --invoke`), wasmtime-py
-## (tests/component/python_host.py), and jco's browser output in Chromium.
+## (tests/component/python_host.py), and jco's browser output in Chromium;
+## and the library's calls joined under wstd's runtime in the wasmtime CLI
+## (tests/component/joined.test.mjs: they overlap, a timeout fires while
+## another call waits, a dropped call's request goes).
 component-tests: debug-server component
 	scripts/with-server.sh --faults -- node --test tests/component/
 

@@ -4,7 +4,9 @@
 # jco's `wit` (exports user-management:client/users@0.1.0, imports only
 # wasi:* interfaces), transpiles it with jco for Node into
 # target/component/jco/ and for browsers (JSPI) into
-# target/component/jco-browser/, and prints its size raw and gzip -9.
+# target/component/jco-browser/, and prints its size raw and gzip -9; and
+# builds the joined-calls program (component/examples/joined.rs) into
+# target/component/joined.wasm.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
@@ -12,8 +14,16 @@ export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 out=target/component
 wasm=$out/user-management-client.wasm
 mkdir -p "$out"
-cargo build --release --target wasm32-wasip2 -p user-management-client-component
+# The component and, from the same dependency builds, the joined-calls
+# program (component/examples/joined.rs: the library's calls joined under
+# wstd's runtime, which tests/component/joined.test.mjs runs in the
+# wasmtime CLI). One build with the example's feature, which changes
+# nothing in the component: a second build without it would write another
+# build of the component over the same file.
+cargo build --locked --release --target wasm32-wasip2 \
+  -p user-management-client-component --lib --example joined --features joined-example
 cp target/wasm32-wasip2/release/user_management_client_component.wasm "$wasm"
+cp target/wasm32-wasip2/release/examples/joined.wasm "$out/joined.wasm"
 
 wit=$(jco wit "$wasm")
 grep -qx '  export user-management:client/users@0.1.0;' <<<"$wit" || {

@@ -10,9 +10,14 @@ cd "$(dirname "$0")/.."
 for tool in chromedriver geckodriver WebKitWebDriver xvfb-run; do
   command -v "$tool" >/dev/null || { echo "wasm suite: $tool not found: run scripts/setup.sh" >&2; exit 1; }
 done
-export CHROMEDRIVER=${CHROMEDRIVER:-$(command -v chromedriver)}
-export GECKODRIVER=${GECKODRIVER:-$(command -v geckodriver)}
+chromedriver=${CHROMEDRIVER:-$(command -v chromedriver)}
+geckodriver=${GECKODRIVER:-$(command -v geckodriver)}
 webkitdriver=${WEBKITWEBDRIVER:-$(command -v WebKitWebDriver)}
+# The test runner takes the first driver it finds in GECKODRIVER,
+# SAFARIDRIVER, CHROMEDRIVER, whatever wasm-pack was asked for: each run
+# gets its own driver's variable and no other, and each run's log must name
+# its browser (below).
+unset CHROMEDRIVER GECKODRIVER SAFARIDRIVER
 # The browsers' capabilities (the binaries, Chromium's flags, Firefox's
 # prefs); the test runner reads the file from its working directory unless told.
 export WASM_BINDGEN_TEST_WEBDRIVER_JSON=${WASM_BINDGEN_TEST_WEBDRIVER_JSON:-$PWD/webdriver.json}
@@ -30,19 +35,53 @@ declare -A seconds
 # From js/, the crate of the suite (wasm-pack takes `-- --test` only there).
 # USERS_API_URL is compiled in (option_env!): a new server URL rebuilds the
 # suite once, and the four runs, against the same server, share that build.
-for engine in "${engines[@]}"; do
-  case "$engine" in
+command_for() {
+  case "$1" in
     node) cmd=(wasm-pack test --node -- --locked --test node) ;;
-    chromium) cmd=(wasm-pack test --headless --chrome -- --locked --test browser) ;;
-    firefox) cmd=(wasm-pack test --headless --firefox -- --locked --test browser) ;;
+    chromium) cmd=(env CHROMEDRIVER="$chromedriver" wasm-pack test --headless --chrome --chromedriver "$chromedriver" -- --locked --test browser) ;;
+    firefox) cmd=(env GECKODRIVER="$geckodriver" wasm-pack test --headless --firefox --geckodriver "$geckodriver" -- --locked --test browser) ;;
     # WebKitWebDriver stands in for safaridriver (it takes the same --port=N
     # and starts MiniBrowser by default); MiniBrowser needs an X display.
-    webkit) cmd=(xvfb-run -a wasm-pack test --headless --safari --safaridriver "$webkitdriver" -- --locked --test browser) ;;
+    webkit) cmd=(env SAFARIDRIVER="$webkitdriver" xvfb-run -a wasm-pack test --headless --safari --safaridriver "$webkitdriver" -- --locked --test browser) ;;
   esac
-  echo "wasm suite: $engine: ${cmd[*]}"
+}
+run() {
+  local engine=$1 started
+  command_for "$engine"
   started=$(date +%s)
-  (cd js && "${cmd[@]}") 2>&1 | tee "$logs/$engine" || status=1
-  seconds[$engine]=$(($(date +%s) - started))
+  if (cd js && "${cmd[@]}") >"$logs/$engine" 2>&1; then :; else echo failed >"$logs/$engine.failed"; fi
+  echo $(($(date +%s) - started)) >"$logs/$engine.seconds"
+}
+# Node first, in the foreground: it compiles the suite. Then the three
+# browsers at once: most of a run is the suite's own waits (timers,
+# Retry-After), so they overlap; cargo's build lock makes the first of them
+# compile the browser test while the others wait for it.
+for engine in "${engines[@]}"; do
+  command_for "$engine"
+  echo "wasm suite: $engine: ${cmd[*]}"
+done
+run node
+pids=()
+for engine in chromium firefox webkit; do
+  run "$engine" &
+  pids+=($!)
+done
+wait "${pids[@]}"
+for engine in "${engines[@]}"; do
+  echo "--- wasm suite: the $engine run's output"
+  cat "$logs/$engine"
+  [ -e "$logs/$engine.failed" ] && status=1
+  seconds[$engine]=$(cat "$logs/$engine.seconds")
+done
+
+# The browser each run says it drove ("Running headless tests in Firefox").
+declare -A browser=([chromium]=Chrome [firefox]=Firefox [webkit]=Safari)
+for engine in chromium firefox webkit; do
+  if ! grep -q "^Running headless tests in ${browser[$engine]} " "$logs/$engine"; then
+    ran=$(sed -n 's/^Running headless tests in \([A-Za-z]*\).*/\1/p' "$logs/$engine" | head -n 1)
+    echo "wasm suite: the $engine run drove ${ran:-no browser}, not ${browser[$engine]}" >&2
+    status=1
+  fi
 done
 
 passed() { sed -n 's/^test result: ok\. \([0-9]*\) passed.*/\1/p' "$1" | tail -n 1; }

@@ -17,9 +17,9 @@ pub use crate::transport::fetch::request::params_object;
 #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 pub use crate::transport::fetch::wait::settled;
 
+use crate::{Error, ParamsIn, UsersClient};
 #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 use crate::{HeaderList, HeaderProvider, RetryInfo};
-use crate::{ParamsIn, UsersClient};
 
 /// Runs a call with `params`, the object of checked params to send:
 /// resolves with the parsed body, a checked envelope, and rejects with the
@@ -54,4 +54,9 @@ where
 #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 pub fn retry_cause(info: &RetryInfo) -> Option<&JsValue> {
     info.cause.as_ref()
+}
+
+/// Whether `error`'s body is JSON: the JS layer hands it over parsed.
+pub fn body_is_json(error: &Error) -> bool {
+    error.body_is_json()
 }

@@ -11,7 +11,7 @@ use std::fmt;
 
 use serde::Deserialize;
 
-use crate::wire;
+use crate::wire::Wire;
 
 /// What went wrong: the `kind` of a `UsersApiError`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize)]
@@ -37,7 +37,40 @@ pub enum ErrorKind {
 impl ErrorKind {
     /// The `kind` string JavaScript sees (also what `Display` writes).
     pub fn as_str(self) -> &'static str {
-        wire::name::<ErrorKind>(self as usize)
+        self.name()
+    }
+}
+
+impl Wire for ErrorKind {
+    const ALL: &'static [ErrorKind] = &[
+        ErrorKind::Validation,
+        ErrorKind::Network,
+        ErrorKind::Timeout,
+        ErrorKind::Aborted,
+        ErrorKind::Http,
+        ErrorKind::Decode,
+        ErrorKind::Api,
+    ];
+    const NAMES: &'static [&'static str] = &[
+        "validation",
+        "network",
+        "timeout",
+        "aborted",
+        "http",
+        "decode",
+        "api",
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            ErrorKind::Validation => "validation",
+            ErrorKind::Network => "network",
+            ErrorKind::Timeout => "timeout",
+            ErrorKind::Aborted => "aborted",
+            ErrorKind::Http => "http",
+            ErrorKind::Decode => "decode",
+            ErrorKind::Api => "api",
+        }
     }
 }
 
@@ -145,7 +178,7 @@ impl Error {
     /// The same error with the HTTP status and the body's text: the whole
     /// body when `json` (it parsed as JSON), else the body cut to 65,536
     /// UTF-16 units.
-    pub fn with_response(mut self, http_status: u16, text: String, json: bool) -> Error {
+    pub(crate) fn with_response(mut self, http_status: u16, text: String, json: bool) -> Error {
         self.http_status = Some(http_status);
         self.body = Some(Box::new(Body { text, json }));
         self
@@ -189,8 +222,9 @@ impl Error {
         self.body.as_ref().map(|body| body.text.as_str())
     }
 
-    /// Whether [`Error::body`] is JSON (the JS layer hands it over parsed).
-    pub fn body_is_json(&self) -> bool {
+    /// Whether [`Error::body`] is JSON (the JS layer hands it over parsed,
+    /// through `binding::body_is_json`).
+    pub(crate) fn body_is_json(&self) -> bool {
         self.body.as_ref().is_some_and(|body| body.json)
     }
 

@@ -19,7 +19,7 @@
 //! ├── rules/       pure, JS-free, native-tested: may use only the root files below
 //! ├── model.rs     the serde data types
 //! ├── error.rs     the one error type
-//! ├── wire.rs      the enums' wire names, read from their serde attributes
+//! ├── wire.rs      the enums' wire names by match, tested against their serde attributes
 //! └── platform.rs  the host's number writer (JavaScript's, in a JS host)
 //! ```
 //!

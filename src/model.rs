@@ -3,9 +3,10 @@
 //! ([`Envelope`], [`Count`]). serde types with camelCase wire names, so
 //! that serde-wasm-bindgen moves them across the JS boundary.
 //!
-//! The enums' wire names are their `#[serde(rename_all = ...)]` attributes
-//! alone: each derives `Deserialize` as a name (`variant_identifier`), and
-//! serializes as the name that derive knows (see `wire`).
+//! The enums' wire names are written once each, in their [`Wire`] impl's
+//! `match`; each derives `Deserialize` as a name (`variant_identifier`,
+//! under `#[serde(rename_all = ...)]`, which a test in `wire` holds to the
+//! same names) and serializes as its wire name.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -13,7 +14,7 @@ use std::fmt;
 use serde::de::{self, value::StrDeserializer, Deserializer, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 
-use crate::wire;
+use crate::wire::{self, Wire};
 
 /// Which users `active` selects. On the wire: `"all"`, `"true"`, `"false"`;
 /// read from those or from a boolean (the contract's `Active | boolean`).
@@ -31,7 +32,20 @@ pub enum Active {
 impl Active {
     /// The wire name: `"all"`, `"true"` or `"false"`.
     pub fn as_str(self) -> &'static str {
-        wire::name::<Active>(self as usize)
+        self.name()
+    }
+}
+
+impl Wire for Active {
+    const ALL: &'static [Active] = &[Active::All, Active::True, Active::False];
+    const NAMES: &'static [&'static str] = &["all", "true", "false"];
+
+    fn name(self) -> &'static str {
+        match self {
+            Active::All => "all",
+            Active::True => "true",
+            Active::False => "false",
+        }
     }
 }
 
@@ -74,7 +88,7 @@ impl<'de> Deserialize<'de> for Active {
 /// The allowed `active` values, as messages show them:
 /// `"all", "true", "false" or a boolean`.
 pub(crate) fn active_expected() -> String {
-    wire::one_of(wire::names::<Active>(), Some("a boolean"))
+    wire::one_of(Active::NAMES, Some("a boolean"))
 }
 
 /// The params of `count_users`: the only two the API takes.
@@ -91,7 +105,21 @@ pub struct CountParams {
 
 /// The params of `list_users`. The spec does not show the list's params, so
 /// besides `query` and `active` the usual paging pair is typed and any other
-/// key goes in [`ListParams::extra`], sent as given.
+/// key goes in [`ListParams::extra`], with any JSON value, sent as given.
+///
+/// ```
+/// use serde_json::json;
+/// use user_management_client::ListParams;
+///
+/// let mut params = ListParams { page: Some(2), ..Default::default() };
+/// params.extra.insert("sort".into(), json!("name"));
+/// params.extra.insert("filter".into(), json!({ "role": ["admin", "owner"] }));
+/// params.extra.insert("unsent".into(), json!(null));
+/// assert_eq!(
+///     serde_json::to_string(&params).unwrap(),
+///     r#"{"page":2,"filter":{"role":["admin","owner"]},"sort":"name"}"#
+/// );
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ListParams {
@@ -107,9 +135,20 @@ pub struct ListParams {
     /// Users per page (sent as `pageSize`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub page_size: Option<u64>,
-    /// Any other param, by its wire name.
-    #[serde(flatten)]
-    pub extra: BTreeMap<String, String>,
+    /// Any other param, by its wire name, with any JSON value, as the JS
+    /// API takes it and under the same rules: in a JSON body (`ParamsIn::Body`)
+    /// anything, in a query string or a form strings, numbers and booleans
+    /// only (anything else is a `validation` error). `null` is not sent.
+    #[serde(flatten, serialize_with = "sent")]
+    pub extra: BTreeMap<String, serde_json::Value>,
+}
+
+/// The extra params that are sent: all but the `null`s.
+fn sent<S: Serializer>(
+    extra: &BTreeMap<String, serde_json::Value>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_map(extra.iter().filter(|(_, value)| !value.is_null()))
 }
 
 /// What every answer carries: `{ status, result }`.
@@ -144,7 +183,20 @@ pub enum ParamsIn {
 
 impl Serialize for ParamsIn {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(wire::name::<ParamsIn>(*self as usize))
+        serializer.serialize_str(self.name())
+    }
+}
+
+impl Wire for ParamsIn {
+    const ALL: &'static [ParamsIn] = &[ParamsIn::Body, ParamsIn::Query, ParamsIn::Form];
+    const NAMES: &'static [&'static str] = &["body", "query", "form"];
+
+    fn name(self) -> &'static str {
+        match self {
+            ParamsIn::Body => "body",
+            ParamsIn::Query => "query",
+            ParamsIn::Form => "form",
+        }
     }
 }
 
@@ -175,7 +227,24 @@ pub enum Credentials {
 
 impl Serialize for Credentials {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(wire::name::<Credentials>(*self as usize))
+        serializer.serialize_str(self.name())
+    }
+}
+
+impl Wire for Credentials {
+    const ALL: &'static [Credentials] = &[
+        Credentials::Omit,
+        Credentials::SameOrigin,
+        Credentials::Include,
+    ];
+    const NAMES: &'static [&'static str] = &["omit", "same-origin", "include"];
+
+    fn name(self) -> &'static str {
+        match self {
+            Credentials::Omit => "omit",
+            Credentials::SameOrigin => "same-origin",
+            Credentials::Include => "include",
+        }
     }
 }
 

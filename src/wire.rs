@@ -1,55 +1,30 @@
-//! The wire names of the model's enums, read from their serde derives: the
-//! `#[serde(rename_all = ...)]` attributes are the only place a name such as
-//! `"same-origin"` or `"validation"` is written.
-//!
-//! serde's derived `Deserialize` of a unit-variant enum, asked for a name it
-//! does not know, reports every name it knows, in declaration order. [`names`]
-//! asks for the empty name and keeps that list; [`parse`] reads one name.
+//! The wire names of the model's fieldless enums: each enum's [`Wire`]
+//! impl names its variants by `match` (and lists the names for messages),
+//! and its serde attributes (`#[serde(rename_all = ...)]`, which derive its
+//! `Deserialize`) must say the same; a test holds the three together for
+//! every variant.
 
-use std::fmt;
+/// A fieldless enum with a wire name per variant.
+pub(crate) trait Wire: Copy + PartialEq + 'static {
+    /// Every variant, in declaration order.
+    const ALL: &'static [Self];
+    /// Their wire names, in the same order, as messages list them.
+    const NAMES: &'static [&'static str];
 
-use serde::de::{self, value::StrDeserializer, DeserializeOwned};
-
-/// The error [`parse`] and [`names`] deserialize with: it keeps the list of
-/// names an unknown-variant error carries, and nothing else.
-#[derive(Debug)]
-struct Refused(&'static [&'static str]);
-
-impl fmt::Display for Refused {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("not a wire name")
-    }
-}
-
-impl std::error::Error for Refused {}
-
-impl de::Error for Refused {
-    fn custom<T: fmt::Display>(_: T) -> Refused {
-        Refused(&[])
-    }
-
-    fn unknown_variant(_: &str, expected: &'static [&'static str]) -> Refused {
-        Refused(expected)
-    }
+    /// The variant's wire name (`"same-origin"`, `"validation"`).
+    fn name(self) -> &'static str;
 }
 
 /// The variant of `T` whose wire name is `text`, if there is one.
-pub(crate) fn parse<T: DeserializeOwned>(text: &str) -> Option<T> {
-    T::deserialize(StrDeserializer::<Refused>::new(text)).ok()
+pub(crate) fn parse<T: Wire>(text: &str) -> Option<T> {
+    let index = position(T::NAMES, text)?;
+    T::ALL.get(index).copied()
 }
 
-/// The wire names of `T`'s variants, in declaration order.
-pub(crate) fn names<T: DeserializeOwned>() -> &'static [&'static str] {
-    match T::deserialize(StrDeserializer::<Refused>::new("")) {
-        Ok(_) => &[],
-        Err(Refused(names)) => names,
-    }
-}
-
-/// The wire name of a fieldless enum's variant, given its index in
-/// declaration order (`variant as usize`).
-pub(crate) fn name<T: DeserializeOwned>(index: usize) -> &'static str {
-    names::<T>().get(index).copied().unwrap_or_default()
+/// Where `text` is among `names` (one copy for every list of names: the
+/// enums' and the HTTP date's months).
+pub(crate) fn position(names: &[&str], text: &str) -> Option<usize> {
+    names.iter().position(|name| *name == text)
 }
 
 /// The names as a message lists the allowed values: `"a", "b" or "c"`, or,
@@ -75,16 +50,97 @@ pub(crate) fn one_of(names: &[&str], more: Option<&str>) -> String {
 
 #[cfg(test)]
 mod tests {
+    use std::fmt;
+
+    use serde::de::{self, value::StrDeserializer, DeserializeOwned};
+    use serde::Serialize;
+
     use super::*;
     use crate::error::ErrorKind;
-    use crate::model::{Active, Credentials, ParamsIn};
+    use crate::model::{Active, Credentials, Operation, ParamsIn};
+
+    /// The error serde's derived `Deserialize` is asked with: it keeps the
+    /// names an unknown-variant error lists (every name serde knows, in
+    /// declaration order), and nothing else.
+    #[derive(Debug)]
+    struct Refused(&'static [&'static str]);
+
+    impl fmt::Display for Refused {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("not a wire name")
+        }
+    }
+
+    impl std::error::Error for Refused {}
+
+    impl de::Error for Refused {
+        fn custom<T: fmt::Display>(_: T) -> Refused {
+            Refused(&[])
+        }
+
+        fn unknown_variant(_: &str, expected: &'static [&'static str]) -> Refused {
+            Refused(expected)
+        }
+    }
+
+    /// The names serde's derived `Deserialize` of `T` knows.
+    fn serde_names<T: DeserializeOwned>() -> &'static [&'static str] {
+        match T::deserialize(StrDeserializer::<Refused>::new("")) {
+            Ok(_) => &[],
+            Err(Refused(names)) => names,
+        }
+    }
+
+    /// The variant serde's derived `Deserialize` of `T` reads from `text`.
+    fn serde_parse<T: DeserializeOwned>(text: &str) -> Option<T> {
+        T::deserialize(StrDeserializer::<Refused>::new(text)).ok()
+    }
+
+    /// The string a serde serializer is given for `value`.
+    fn serialized<T: Serialize>(value: T) -> String {
+        serde_json::to_value(value)
+            .ok()
+            .and_then(|json| json.as_str().map(str::to_string))
+            .unwrap_or_default()
+    }
+
+    /// `T`'s names agree with its serde derive for every variant: the same
+    /// names in the same order, each read back as its own variant.
+    fn agrees_with_serde<T: Wire + DeserializeOwned + fmt::Debug>() {
+        let matched: Vec<&str> = T::ALL.iter().map(|variant| variant.name()).collect();
+        assert_eq!(matched, serde_names::<T>());
+        assert_eq!(T::NAMES, serde_names::<T>());
+        for &variant in T::ALL {
+            assert_eq!(serde_parse::<T>(variant.name()), Some(variant));
+            assert_eq!(parse::<T>(variant.name()), Some(variant));
+        }
+    }
 
     #[test]
-    fn names_come_from_the_serde_attributes() {
-        assert_eq!(names::<ParamsIn>(), ["body", "query", "form"]);
-        assert_eq!(names::<Credentials>(), ["omit", "same-origin", "include"]);
-        assert_eq!(names::<Active>(), ["all", "true", "false"]);
-        assert_eq!(name::<ErrorKind>(ErrorKind::Decode as usize), "decode");
+    fn names_agree_with_the_serde_attributes() {
+        agrees_with_serde::<ParamsIn>();
+        agrees_with_serde::<Credentials>();
+        agrees_with_serde::<Active>();
+        agrees_with_serde::<ErrorKind>();
+        assert_eq!(ParamsIn::NAMES, ["body", "query", "form"]);
+        assert_eq!(Credentials::NAMES, ["omit", "same-origin", "include"]);
+        assert_eq!(Active::NAMES, ["all", "true", "false"]);
+        assert_eq!(ErrorKind::Decode.name(), "decode");
+    }
+
+    #[test]
+    fn serialized_names_are_the_wire_names() {
+        for &variant in ParamsIn::ALL {
+            assert_eq!(serialized(variant), variant.name());
+        }
+        for &variant in Credentials::ALL {
+            assert_eq!(serialized(variant), variant.name());
+        }
+        for &variant in Active::ALL {
+            assert_eq!(serialized(variant), variant.name());
+        }
+        assert_eq!(serialized(Operation::Count), "count");
+        assert_eq!(serialized(Operation::List), "list");
     }
 
     #[test]
@@ -103,11 +159,11 @@ mod tests {
     #[test]
     fn lists_names_as_messages_do() {
         assert_eq!(
-            one_of(names::<ParamsIn>(), None),
+            one_of(ParamsIn::NAMES, None),
             "\"body\", \"query\" or \"form\""
         );
         assert_eq!(
-            one_of(names::<Active>(), Some("a boolean")),
+            one_of(Active::NAMES, Some("a boolean")),
             "\"all\", \"true\", \"false\" or a boolean"
         );
         assert_eq!(one_of(&["x"], None), "\"x\"");

@@ -176,7 +176,7 @@ async fn a_503_with_retry_after_is_waited_for_and_retried() {
     let seen = Arc::clone(&delays);
     let options = ClientOptions::new(format!("{}/faults/retry-after-seconds/native", server.url))
         .retries(1)
-        .hooks(Hooks::default().before_retry(move |info| seen.lock().unwrap().push(info.delay_ms)));
+        .hooks(Hooks::default().before_retry(move |info| seen.lock().unwrap().push(info.delay)));
     let started = Instant::now();
     let count = UsersClient::new(options)
         .expect("client")
@@ -184,7 +184,7 @@ async fn a_503_with_retry_after_is_waited_for_and_retried() {
         .await
         .expect("the retry answers");
     assert_eq!(count.result.total_users, 7);
-    assert_eq!(*delays.lock().unwrap(), [1000.0]);
+    assert_eq!(*delays.lock().unwrap(), [Duration::from_secs(1)]);
     assert!(started.elapsed() >= Duration::from_millis(1000));
 }
 
@@ -361,7 +361,7 @@ async fn a_lone_after_response_hook_sees_the_answer_and_its_duration() {
     let options = ClientOptions::new(format!("{}/faults/slow/native-duration", server.url))
         .params_in(ParamsIn::Query)
         .hooks(Hooks::default().after_response(move |info| {
-            let seen = (info.http_status, info.request.attempt, info.duration_ms);
+            let seen = (info.http_status, info.request.attempt, info.duration);
             answered.lock().unwrap().push(seen);
         }));
     let client = UsersClient::new(options).expect("client");
@@ -372,17 +372,17 @@ async fn a_lone_after_response_hook_sees_the_answer_and_its_duration() {
         .list_users::<serde_json::Value>(&params, &CallOptions::default())
         .await
         .expect("a slow answer");
-    let call_ms = started.elapsed().as_secs_f64() * 1_000.0;
+    let call = started.elapsed();
     assert_eq!(page.status, 200);
     let seen = seen.lock().unwrap();
     assert_eq!(seen.len(), 1, "{seen:?}");
-    let (http_status, attempt, duration_ms) = seen[0];
+    let (http_status, attempt, duration) = seen[0];
     assert_eq!((http_status, attempt), (200, 1));
     // The server held its answer 300 ms, and the attempt lies within the
     // call: both bounds come from the run itself, none from a budget.
     assert!(
-        (300.0..=call_ms).contains(&duration_ms),
-        "{duration_ms} ms of a {call_ms} ms call"
+        (Duration::from_millis(300)..=call).contains(&duration),
+        "{duration:?} of a {call:?} call"
     );
 }
 

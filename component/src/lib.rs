@@ -7,7 +7,10 @@
 //! (`ClientOptions`, `CountParams`, `ListParams`, `Active`), each call to
 //! the library's `UsersClient`, and the library's `Error` to `users-error`.
 //! The rules and the call loop are the library's; on `wasm32-wasip2` it
-//! sends through its WASI transport (`wasi:http`, `wasi:clocks`).
+//! sends through its WASI transport (`wasi:http`, `wasi:clocks`), whose
+//! waits are pollables on wstd's reactor: each export runs its call to the
+//! end with `wstd::runtime::block_on`, which polls them (`wasi:io/poll`)
+//! while the call waits.
 //!
 //! Nothing here may panic: a trap kills the component's instance for every
 //! later call.
@@ -23,8 +26,6 @@
     clippy::unimplemented
 )]
 
-mod block_on;
-
 use std::time::Duration;
 
 use serde_json::value::RawValue;
@@ -33,8 +34,7 @@ use user_management_client::{
     Active as ModelActive, CallOptions, ClientOptions as ModelOptions, CountParams as ModelCount,
     Envelope, Error, ErrorKind as ModelKind, ListParams as ModelList, UsersClient,
 };
-
-use block_on::block_on;
+use wstd::runtime::block_on;
 
 wit_bindgen::generate!({ path: "../wit", world: "client" });
 

@@ -2,7 +2,7 @@
 //! [`Rejection`] (an `Error` and the JS value behind it).
 
 use js_sys::{Object, Reflect, JSON};
-use user_management_client::binding::Rejection;
+use user_management_client::binding::{body_is_json, Rejection};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(module = "/snippet.js")]
@@ -22,7 +22,7 @@ extern "C" {
 pub fn to_js(rejection: Rejection) -> JsValue {
     let Rejection { error, cause } = rejection;
     let body = error.body().map(|text| {
-        if error.body_is_json() {
+        if body_is_json(&error) {
             JSON::parse(text).unwrap_or_else(|_| text.into())
         } else {
             JsValue::from(text)

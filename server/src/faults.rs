@@ -62,7 +62,7 @@ impl Counts {
 }
 
 /// The scenarios, for `GET /faults` and the README.
-pub const SCENARIOS: [&str; 25] = [
+pub const SCENARIOS: [&str; 27] = [
     "ok",
     "html-500",
     "envelope-400",
@@ -86,8 +86,10 @@ pub const SCENARIOS: [&str; 25] = [
     "retry-after-date",
     "busy",
     "big",
+    "big-straddling",
     "echo",
     "echo-auth-401",
+    "token-expired",
 ];
 
 /// The routes under `/faults`.
@@ -203,7 +205,8 @@ async fn answer(
             r#"{"status":200,"result":{"totalUsers":7}}"#,
         ),
         "busy" => retry_after(503, "0".to_owned()),
-        "big" => raw(200, "text/plain", &"x".repeat(10 * 1024 * 1024)),
+        "big" => raw(200, "text/plain", &big_text(BODY_CUT - 2)),
+        "big-straddling" => raw(200, "text/plain", &big_text(BODY_CUT - 1)),
         "echo" => echo(query.as_deref(), &headers, body.bytes()),
         scenario if scenario.starts_with("echo-auth-") && scenario != "echo-auth-401" => {
             let auth = headers
@@ -223,6 +226,24 @@ async fn answer(
             let body =
                 json!({ "status": 401, "result": { "error": format!("bad credentials: {auth}") } });
             raw(401, "application/json", &body.to_string())
+        }
+        // The book's recipe for a token that expires: every token but
+        // `fresh` has expired.
+        "token-expired" => {
+            if headers.get(header::AUTHORIZATION) == Some(&HeaderValue::from_static("Bearer fresh"))
+            {
+                raw(
+                    200,
+                    "application/json",
+                    r#"{"status":200,"result":{"totalUsers":7}}"#,
+                )
+            } else {
+                raw(
+                    401,
+                    "application/json",
+                    r#"{"status":401,"result":{"error":"token expired"}}"#,
+                )
+            }
         }
         _ => unknown(),
     }
@@ -260,6 +281,30 @@ fn retry_after(status: u16, value: String) -> Response {
         response.headers_mut().insert(header::RETRY_AFTER, value);
     }
     response
+}
+
+/// Where a client cuts a text body that is not JSON: after its first 65,536
+/// UTF-16 units.
+const BODY_CUT: usize = 65_536;
+
+/// 10 MiB of text that differs at every position, so that a test can tell
+/// which slice of it a client kept: the numbers `0 1 2 3 …`, each followed
+/// by a space, all ASCII, except for U+1F600 (two UTF-16 units) put in after
+/// the first `pair_at` characters. `big` puts it at units 65,534 and 65,535
+/// (counting from 0), the last two a cut keeps; `big-straddling` at 65,535
+/// and 65,536, across the cut, where a cut that splits no pair drops it.
+fn big_text(pair_at: usize) -> String {
+    const LEN: usize = 10 * 1024 * 1024;
+    let mut text = String::with_capacity(LEN + 16);
+    let mut n = 0u64;
+    while text.len() < LEN {
+        text.push_str(&format!("{n} "));
+        n += 1;
+    }
+    // All ASCII so far: a byte offset is a character's.
+    text.insert(pair_at, '\u{1F600}');
+    text.truncate(LEN);
+    text
 }
 
 /// Promises 100 bytes, sends 14, then closes the connection (`truncated`)

@@ -57,8 +57,39 @@ fn scenarios_answer_as_documented_and_count_attempts() {
         200
     );
 
-    let big = server.post_json("/faults/big/a/api/users/count", "{}");
-    assert_eq!(big.body.len(), 10 * 1024 * 1024);
+    // Position-dependent text, U+1F600 (4 bytes in UTF-8) just inside or
+    // across the first 65,536 UTF-16 units.
+    let numbers: String = (0..20_000).map(|n| format!("{n} ")).collect();
+    for (scenario, pair_at) in [("big", 65_534), ("big-straddling", 65_535)] {
+        let big = server.post_json(&format!("/faults/{scenario}/a/api/users/count"), "{}");
+        assert_eq!(big.body.len(), 10 * 1024 * 1024, "{scenario}");
+        let text = String::from_utf8(big.body).expect("UTF-8");
+        let start = format!(
+            "{}\u{1F600}{}",
+            &numbers[..pair_at],
+            &numbers[pair_at..pair_at + 10]
+        );
+        assert!(text.starts_with(&start), "{scenario}");
+        assert_eq!(text.matches('\u{1F600}').count(), 1, "{scenario}");
+    }
+
+    let expired = server.request(
+        "POST",
+        "/faults/token-expired/a/api/users/count",
+        &[("Authorization", "Bearer stale")],
+        b"{}",
+    );
+    assert_eq!(expired.status, 401);
+    let fresh = server.request(
+        "POST",
+        "/faults/token-expired/a/api/users/count",
+        &[("Authorization", "Bearer fresh")],
+        b"{}",
+    );
+    assert_eq!(
+        (fresh.status, &fresh.json()["result"]["totalUsers"]),
+        (200, &serde_json::json!(7))
+    );
 }
 
 #[test]

@@ -8,6 +8,8 @@
 //! written once against the transport seam (`transport::Transport`); the
 //! target's transport is `transport::Target`.
 
+use std::time::Duration;
+
 use serde::de::DeserializeOwned;
 
 use crate::api::hooks::{AttemptInfo, ResponseInfo, RetryInfo};
@@ -26,6 +28,7 @@ type Params = <Target as Transport>::Params;
 type Body = <Target as Transport>::Body;
 type Headers = <Target as Transport>::Headers;
 type Request = <Target as Transport>::Request;
+type Instant = <Target as Transport>::Instant;
 
 /// How a client shares its configuration with its clones: natively across
 /// threads.
@@ -116,8 +119,8 @@ impl UsersClient {
         params: &ListParams,
         options: &CallOptions,
     ) -> Result<Envelope<T>, Error> {
+        check_list_params(params, self.config.options.params_in)?;
         let object = Target::params(params)?;
-        check_list_params(params)?;
         self.call_and(Operation::List, &object, options, Target::decode)
             .await
             .map_err(|rejection| rejection.error)
@@ -183,7 +186,7 @@ impl UsersClient {
         loop {
             let number = retries_done + 1;
             let info = self.before_attempt(operation, &request, resolved, number);
-            let sent_at = Target::now_ms();
+            let sent_at = Target::now();
             let arrived = |http_status: u16| self.arrived(info.as_ref(), http_status, sent_at);
             let attempt = Target::attempt(&request, &config.options, options, timeout_ms, &arrived);
             let outcome = attempt.await;
@@ -198,19 +201,21 @@ impl UsersClient {
                     config.options.retries,
                     Target::random(),
                     retry_after.as_deref(),
-                    Target::now_ms(),
+                    Target::date_ms(),
                 ),
                 Retry::Never => None,
             };
-            let Some(delay) = delay else {
+            let Some(delay_ms) = delay else {
                 return Err(failed.rejection);
             };
             retries_done += 1;
             if let Some(hook) = &config.options.hooks.before_retry {
                 let shown = failed.rejection.redact(secrets);
+                // `as` saturates; the rule's delays are finite and >= 0.
+                let delay = Duration::from_nanos((delay_ms * 1e6) as u64);
                 hook(&RetryInfo::new(operation, number, shown, delay));
             }
-            Target::pause(delay, options).await;
+            Target::pause(delay_ms, options).await;
             Target::ready(options)?;
         }
     }
@@ -261,12 +266,12 @@ impl UsersClient {
     }
 
     /// Tells `afterResponse` that the attempt's response headers arrived.
-    fn arrived(&self, info: Option<&AttemptInfo>, http_status: u16, sent_at: f64) {
+    fn arrived(&self, info: Option<&AttemptInfo>, http_status: u16, sent_at: Instant) {
         if let (Some(hook), Some(info)) = (&self.config.options.hooks.after_response, info) {
             hook(&ResponseInfo {
                 request: info.clone(),
                 http_status,
-                duration_ms: Target::now_ms() - sent_at,
+                duration: Target::since(sent_at),
             });
         }
     }

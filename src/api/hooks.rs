@@ -13,14 +13,20 @@
 //! a response's `{ httpStatus, durationMs }`, which the JS layer lays over
 //! its attempt's object (a JS `ResponseInfo` extends `AttemptInfo`); a
 //! retry's `{ operation, attempt, delayMs }`, to which the JS layer adds
-//! `error`.
+//! `error`. Times are [`Duration`]s in Rust, measured on the transport's
+//! monotonic clock (`performance.now()` in a JS host, `Instant` natively,
+//! `wasi:clocks/monotonic-clock` on WASI), and milliseconds in JS:
+//! `durationMs` in whole milliseconds (as JS hosts' clocks have given it),
+//! `delayMs` as the retry rule decided it.
 
 use std::fmt;
 #[cfg(target_arch = "wasm32")]
 use std::rc::Rc;
 #[cfg(not(target_arch = "wasm32"))]
 use std::sync::Arc;
+use std::time::Duration;
 
+use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
 #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 use wasm_bindgen::JsValue;
@@ -54,52 +60,77 @@ fn as_record<S: Serializer>(
 }
 
 /// What a hook sees when an attempt's response headers arrived.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// Serializes to `{ httpStatus, durationMs }`.
+#[derive(Clone, Debug, PartialEq)]
 pub struct ResponseInfo {
     /// The attempt (serialized on its own).
-    #[serde(skip)]
     pub request: AttemptInfo,
     /// The HTTP status.
     pub http_status: u16,
-    /// Milliseconds from sending to the response headers.
-    pub duration_ms: f64,
+    /// From sending to the response headers, on a monotonic clock (JS:
+    /// `durationMs`, whole milliseconds).
+    pub duration: Duration,
 }
 
-/// What a hook sees when a failed attempt will be retried.
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
+impl Serialize for ResponseInfo {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut info = serializer.serialize_struct("ResponseInfo", 2)?;
+        info.serialize_field("httpStatus", &self.http_status)?;
+        // Cut, not rounded: never longer than the span it measures.
+        info.serialize_field("durationMs", &ms(self.duration).floor())?;
+        info.end()
+    }
+}
+
+/// What a hook sees when a failed attempt will be retried. Serializes to
+/// `{ operation, attempt, delayMs }`.
+#[derive(Clone, Debug)]
 pub struct RetryInfo {
     /// Count or list.
     pub operation: Operation,
     /// The attempt that failed (1 for the first).
     pub attempt: u32,
     /// Why it failed (credentials already cut out).
-    #[serde(skip)]
     pub error: Error,
-    /// How long the client now waits before the next attempt.
-    pub delay_ms: f64,
+    /// How long the client now waits before the next attempt (JS:
+    /// `delayMs`).
+    pub delay: Duration,
     /// The JS value behind `error`, where there was one (credentials cut
     /// out): the JS layer's `UsersApiError` shows it as `cause`.
-    #[serde(skip)]
     #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
     pub(crate) cause: Option<JsValue>,
 }
 
+impl Serialize for RetryInfo {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut info = serializer.serialize_struct("RetryInfo", 3)?;
+        info.serialize_field("operation", &self.operation)?;
+        info.serialize_field("attempt", &self.attempt)?;
+        info.serialize_field("delayMs", &ms(self.delay))?;
+        info.end()
+    }
+}
+
+/// A duration in milliseconds, to the nanosecond (whole milliseconds come
+/// out whole).
+fn ms(duration: Duration) -> f64 {
+    duration.as_secs() as f64 * 1e3 + f64::from(duration.subsec_nanos()) / 1e6
+}
+
 impl RetryInfo {
     /// What a hook sees of attempt `attempt`, which failed with `shown`
-    /// (credentials already cut out) and is retried after `delay_ms`.
+    /// (credentials already cut out) and is retried after `delay`.
     pub(crate) fn new(
         operation: Operation,
         attempt: u32,
         shown: Rejection,
-        delay_ms: f64,
+        delay: Duration,
     ) -> RetryInfo {
         RetryInfo {
             operation,
             attempt,
             error: shown.error,
-            delay_ms,
+            delay,
             #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
             cause: shown.cause,
         }
@@ -136,9 +167,10 @@ fn hook<T>(hook: impl Fn(&T) + Send + Sync + 'static) -> Hook<T> {
 /// let options = ClientOptions::new("https://api.example.com").hooks(
 ///     Hooks::default()
 ///         .before_request(|info| println!("-> {} #{}", info.url, info.attempt))
+///         .after_response(|info| println!("<- HTTP {} in {:?}", info.http_status, info.duration))
 ///         .before_retry(move |info| {
 ///             seen.fetch_add(1, Ordering::Relaxed);
-///             assert!(info.delay_ms >= 0.0);
+///             println!("retrying in {:?}", info.delay);
 ///         }),
 /// );
 /// ```

@@ -5,6 +5,8 @@
 //! (`Sunday, 06-Nov-94 08:49:37 GMT`) and asctime (`Sun Nov  6 08:49:37 1994`).
 //! A hand-written parser: a date crate would cost more than the whole client.
 
+use crate::wire;
+
 const MONTHS: [&str; 12] = [
     "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
 ];
@@ -72,7 +74,7 @@ fn number(text: &str) -> Option<i64> {
 }
 
 fn month_index(text: &str) -> Option<i64> {
-    MONTHS.iter().position(|m| *m == text).map(|i| i as i64)
+    wire::position(&MONTHS, text).map(|i| i as i64)
 }
 
 /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's

@@ -4,12 +4,10 @@
 
 use std::time::Duration;
 
-use serde::de::DeserializeOwned;
-
 use crate::error::Error;
 use crate::model::{Credentials, ParamsIn};
 use crate::rules::value::{quoted, Value};
-use crate::wire;
+use crate::wire::{self, Wire};
 
 /// The default timeout: ten seconds per attempt.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -61,7 +59,7 @@ pub fn credentials(value: &Value) -> Result<Option<Credentials>, Error> {
 }
 
 /// An option whose value is one of `T`'s wire names.
-fn named<T: DeserializeOwned>(value: &Value, option: &str) -> Result<Option<T>, Error> {
+fn named<T: Wire>(value: &Value, option: &str) -> Result<Option<T>, Error> {
     match value {
         Value::Undefined => return Ok(None),
         Value::Str(name) => {
@@ -71,7 +69,7 @@ fn named<T: DeserializeOwned>(value: &Value, option: &str) -> Result<Option<T>, 
         }
         _ => {}
     }
-    Err(not_named(value, option, wire::names::<T>()))
+    Err(not_named(value, option, T::NAMES))
 }
 
 /// The error for an option that is none of `names`.

@@ -69,9 +69,10 @@ pub fn check_param(
 /// The checks a [`ListParams`] from Rust needs beyond its types: `extra`
 /// is for the params the model does not name (the named ones go through
 /// their typed fields and their rules), `__proto__` would not reach the
-/// request as a key, and `page` / `pageSize` must fit a JS number.
-pub fn check_list_params(params: &ListParams) -> Result<(), Error> {
-    for key in params.extra.keys() {
+/// request as a key, each extra value meets the rule a JS caller's value
+/// meets in `params_in` mode, and `page` / `pageSize` must fit a JS number.
+pub fn check_list_params(params: &ListParams, params_in: ParamsIn) -> Result<(), Error> {
+    for (key, value) in &params.extra {
         if ["query", "active", "page", "pageSize"].contains(&key.as_str()) {
             return Err(Error::validation(
                 key,
@@ -84,6 +85,7 @@ pub fn check_list_params(params: &ListParams) -> Result<(), Error> {
                 "__proto__ cannot be sent: it would not reach the request as a key",
             ));
         }
+        check_param(Operation::List, params_in, key, &Value::from(value))?;
     }
     for (param, value) in [("page", params.page), ("pageSize", params.page_size)] {
         if value.is_some_and(|n| n as f64 > MAX_SAFE_INTEGER) {
@@ -261,18 +263,18 @@ mod tests {
 
     #[test]
     fn rust_list_params_beyond_their_types() {
-        assert!(check_list_params(&ListParams::default()).is_ok());
+        assert!(check_list_params(&ListParams::default(), ParamsIn::Body).is_ok());
         let mut params = ListParams {
             page: Some(MAX_SAFE_INTEGER as u64),
             page_size: Some(50),
             ..Default::default()
         };
         params.extra.insert("sort".into(), "name".into());
-        assert!(check_list_params(&params).is_ok());
+        assert!(check_list_params(&params, ParamsIn::Body).is_ok());
         for named in ["query", "active", "page", "pageSize", "__proto__"] {
             let mut params = ListParams::default();
             params.extra.insert(named.into(), "x".into());
-            let err = check_list_params(&params).unwrap_err();
+            let err = check_list_params(&params, ParamsIn::Body).unwrap_err();
             assert_eq!(err.param(), Some(named));
         }
         for (page, page_size, param) in [
@@ -284,11 +286,39 @@ mod tests {
                 page_size,
                 ..Default::default()
             };
-            let err = check_list_params(&params).unwrap_err();
+            let err = check_list_params(&params, ParamsIn::Body).unwrap_err();
             assert_eq!(
                 (err.kind(), err.param()),
                 (ErrorKind::Validation, Some(param))
             );
+        }
+    }
+
+    #[test]
+    fn rust_extra_values_meet_the_js_rule_of_each_mode() {
+        use serde_json::json;
+        let with = |value: serde_json::Value| {
+            let mut params = ListParams::default();
+            params.extra.insert("x".into(), value);
+            params
+        };
+        let scalars = [json!("a"), json!(1.5), json!(true), json!(null)];
+        for mode in [ParamsIn::Body, ParamsIn::Query, ParamsIn::Form] {
+            for value in scalars.clone() {
+                assert!(check_list_params(&with(value), mode).is_ok(), "{mode:?}");
+            }
+        }
+        for value in [json!([1, 2]), json!({ "role": "admin" })] {
+            assert!(check_list_params(&with(value.clone()), ParamsIn::Body).is_ok());
+            for mode in [ParamsIn::Query, ParamsIn::Form] {
+                let err = check_list_params(&with(value.clone()), mode).unwrap_err();
+                assert_eq!(
+                    (err.kind(), err.param()),
+                    (ErrorKind::Validation, Some("x"))
+                );
+                let js = check_param(Operation::List, mode, "x", &Value::from(&value));
+                assert_eq!(Some(err), js.err(), "the JS API's rule");
+            }
         }
     }
 

@@ -80,6 +80,21 @@ pub fn quoted(value: &str) -> String {
     format!("\"{shown}{ellipsis}\"")
 }
 
+/// A JSON value as the JS value `JSON.parse` would make of it (a Rust
+/// caller's `ListParams::extra`).
+impl From<&serde_json::Value> for Value {
+    fn from(json: &serde_json::Value) -> Value {
+        match json {
+            serde_json::Value::Null => Value::Null,
+            serde_json::Value::Bool(b) => Value::Bool(*b),
+            serde_json::Value::Number(n) => Value::Number(n.as_f64().unwrap_or(f64::NAN)),
+            serde_json::Value::String(text) => Value::Str(text.clone()),
+            serde_json::Value::Array(_) => Value::Array,
+            serde_json::Value::Object(_) => Value::Object,
+        }
+    }
+}
+
 /// A value read through serde (serde-wasm-bindgen reads JSON-like JS values
 /// this way): its kind and its scalar content, nothing of what is inside
 /// arrays and objects.
@@ -166,6 +181,22 @@ mod tests {
             refused.as_deref(),
             Some("invalid type: byte array, expected any value")
         );
+    }
+
+    #[test]
+    fn reads_json_as_js_would() {
+        use serde_json::json;
+        for (json, value) in [
+            (json!(null), Value::Null),
+            (json!(true), Value::Bool(true)),
+            (json!(-2.5), Value::Number(-2.5)),
+            (json!(7), Value::Number(7.0)),
+            (json!("x"), Value::Str("x".into())),
+            (json!([1]), Value::Array),
+            (json!({ "a": 1 }), Value::Object),
+        ] {
+            assert_eq!(Value::from(&json), value, "{json}");
+        }
     }
 
     #[test]

@@ -16,6 +16,7 @@
 //! the same rules.
 
 use std::future::Future;
+use std::time::Duration;
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -96,7 +97,8 @@ impl From<Error> for Failed {
 }
 
 /// What the call loop needs of a target: the request built once per call,
-/// one attempt with its timeout, a pause, the time and a random number,
+/// one attempt with its timeout, a pause, the time on a monotonic clock
+/// (and the date, for a `Retry-After` date) and a random number,
 /// and the checks a target makes before and while a call waits (a JS
 /// host's signal). The rules decide everything else.
 pub(crate) trait Transport {
@@ -163,8 +165,17 @@ pub(crate) trait Transport {
     /// ends first (a JS host: its signal aborts); the loop then asks
     /// [`Transport::ready`] whether to go on.
     fn pause(ms: f64, call: &CallOptions) -> impl Future;
-    /// The time in milliseconds since the Unix epoch.
-    fn now_ms() -> f64;
+    /// A point on this target's monotonic clock.
+    type Instant: Copy;
+
+    /// The time now on the monotonic clock, which hook durations are
+    /// measured on (it never goes back, whatever the system clock does).
+    fn now() -> Self::Instant;
+    /// The time from `earlier` to now on the monotonic clock.
+    fn since(earlier: Self::Instant) -> Duration;
+    /// The wall-clock time in milliseconds since the Unix epoch: only for a
+    /// `Retry-After` that is an HTTP date.
+    fn date_ms() -> f64;
     /// A random number in `[0, 1)`.
     fn random() -> f64;
     /// A checked body (a 200 envelope) as the caller's type.

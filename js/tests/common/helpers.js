@@ -106,6 +106,17 @@ export function abortedSignal() { const c = new AbortController(); c.abort(); re
 export function abortLater(controller, ms) { setTimeout(() => controller.abort(), ms); }
 export function sleep(ms) { return new Promise((r) => setTimeout(r, ms)); }
 export function now() { return Date.now(); }
+/** The client's clock in a JS host: monotonic, in milliseconds. */
+export function monotonicNow() { return performance.now(); }
+/**
+ * Sets the wall clock (`Date.now`) back by `byMs`, `afterMs` from now, as a
+ * system clock can jump; the returned function puts it right.
+ */
+export function wallClockJumpsBack(afterMs, byMs) {
+  const original = Date.now;
+  const timer = setTimeout(() => { Date.now = () => original.call(Date) - byMs; }, afterMs);
+  return () => { clearTimeout(timer); Date.now = original; };
+}
 /**
  * Whether `promise` settles before a timer of `ms`, armed now, fires. Timers
  * fire in the order of their deadlines however busy the machine is, so this

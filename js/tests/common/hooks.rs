@@ -186,11 +186,15 @@ fn check_attempt_info(info: &JsValue, operation: &str, url: &str, attempt: f64) 
 #[wasm_bindgen_test]
 async fn a_call_that_succeeds_at_once_calls_before_request_and_after_response_once() {
     // One-shot count against the fake, answered after 40 ms.
+    // The wall clock jumps back an hour while the answer is awaited: the
+    // duration is on the monotonic clock, as is the span measured here.
     let fake = scripted(&format!(r#"[{{"body":{:?},"delayMs":40}}]"#, count_body(4)));
     let rec = Rec::new();
-    let started = now();
+    let restore = wall_clock_jumps_back(20, 3_600_000.0);
+    let started = monotonic_now();
     let got = resolves(fake_count(&fake, "{}", &[("hooks", &rec.hooks())])).await;
-    let call_took = now() - started;
+    let call_took = monotonic_now() - started;
+    restore.call0(&JsValue::UNDEFINED).unwrap();
     assert_eq!(get(&get(&got, "result"), "totalUsers"), JsValue::from(4));
     assert_eq!(rec.counts(), (1, 1, 0));
     assert_eq!(rec.sequence(), "beforeRequest,afterResponse");
@@ -217,12 +221,14 @@ async fn a_call_that_succeeds_at_once_calls_before_request_and_after_response_on
     assert_eq!(num(&after, "httpStatus"), 200.0);
     // At least the fake's 40 ms delay (its timer cannot fire early), and no
     // more than the whole call as this test saw it on the same clock
-    // (Date.now): the span it measures lies inside the call.
+    // (`performance.now()`): the span it measures lies inside the call. In
+    // whole milliseconds.
     let duration = num(&after, "durationMs");
     assert!(
         (35.0..=call_took).contains(&duration),
         "durationMs {duration} for an answer 40 ms late, in a call of {call_took} ms"
     );
+    assert_eq!(duration, duration.floor(), "durationMs {duration}");
     assert_eq!(
         json(&get(&after, "headers")),
         json(&get(&before, "headers"))
@@ -1246,11 +1252,14 @@ async fn rust_hooks_see_a_call_that_succeeds_at_once() {
     let fake = scripted(&format!(r#"[{{"body":{:?},"delayMs":40}}]"#, count_body(8)));
     let (hooks, log) = recording(|| {});
     let client = rust_client(&fake, |o| o.hooks(hooks));
-    let started = now();
+    // The wall clock jumps back an hour while the answer is awaited.
+    let restore = wall_clock_jumps_back(20, 3_600_000.0);
+    let started = monotonic_now();
     let got = ok(client
         .count_users(&CountParams::default(), &CallOptions::default())
         .await);
-    let call_took = now() - started;
+    let call_took = Duration::from_secs_f64((monotonic_now() - started) / 1e3);
+    restore.call0(&JsValue::UNDEFINED).unwrap();
     assert_eq!(got.result.total_users, 8);
     assert_eq!(rust_counts(&log), (1, 1, 0));
     let sent = text(&call(&fake, 0), "url");
@@ -1262,11 +1271,12 @@ async fn rust_hooks_see_a_call_that_succeeds_at_once() {
     let response = &responses(&log)[0];
     assert_eq!(&response.request, request);
     assert_eq!(response.http_status, 200);
-    // At least the fake's 40 ms delay, at most the call that contains it.
+    // At least the fake's 40 ms delay, at most the call that contains it,
+    // both on the monotonic clock (`performance.now()`).
     assert!(
-        (35.0..=call_took).contains(&response.duration_ms),
-        "duration_ms {} in a call of {call_took} ms",
-        response.duration_ms
+        (Duration::from_millis(35)..=call_took).contains(&response.duration),
+        "duration {:?} in a call of {call_took:?}",
+        response.duration
     );
     // The list, in query mode, against the real server.
     let (hooks, log) = recording(|| {});
@@ -1323,10 +1333,15 @@ async fn rust_hooks_see_three_503s_and_the_delay_really_waited() {
         assert_eq!(info.operation, Operation::Count);
         assert_eq!(info.error.kind(), ErrorKind::Http);
         assert_eq!(info.error.http_status(), Some(503));
-        check_wait(info.delay_ms, *at, requests[i + 1].1, &format!("retry {i}"));
+        let delay_ms = info.delay.as_secs_f64() * 1e3;
+        check_wait(delay_ms, *at, requests[i + 1].1, &format!("retry {i}"));
     }
-    assert!((150.0..=300.0).contains(&retries[0].0.delay_ms), "backoff");
-    assert_eq!(retries[1].0.delay_ms, 0.0, "Retry-After: 0");
+    let backoff = retries[0].0.delay;
+    assert!(
+        (Duration::from_millis(150)..=Duration::from_millis(300)).contains(&backoff),
+        "backoff {backoff:?}"
+    );
+    assert_eq!(retries[1].0.delay, Duration::ZERO, "Retry-After: 0");
 }
 
 #[wasm_bindgen_test]
@@ -1438,7 +1453,11 @@ async fn rust_calls_cap_retry_after_at_60_s_and_time_out_at_10_s_by_default() {
     assert_eq!(error.kind(), ErrorKind::Aborted);
     let retries = retries(&log);
     assert_eq!(retries.len(), 1);
-    assert_eq!(retries[0].0.delay_ms, 60_000.0, "Retry-After: 3600");
+    assert_eq!(
+        retries[0].0.delay,
+        Duration::from_secs(60),
+        "Retry-After: 3600"
+    );
     let armed = timers_armed_between(retries[0].1, now());
     assert!(
         armed.contains(&60_000.0),

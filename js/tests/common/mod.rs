@@ -56,6 +56,10 @@ extern "C" {
     pub fn abort_later(controller: &JsValue, ms: u32);
     pub fn sleep(ms: u32) -> Promise;
     pub fn now() -> f64;
+    #[wasm_bindgen(js_name = monotonicNow)]
+    pub fn monotonic_now() -> f64;
+    #[wasm_bindgen(js_name = wallClockJumpsBack)]
+    pub fn wall_clock_jumps_back(after_ms: u32, by_ms: f64) -> js_sys::Function;
     #[wasm_bindgen(js_name = settlesBefore)]
     fn settles_before_timer(promise: &Promise, ms: u32) -> Promise;
     #[wasm_bindgen(js_name = countingProvider)]

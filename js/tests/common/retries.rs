@@ -52,7 +52,7 @@ async fn network_errors_and_timeouts_are_retried_then_succeed() {
         r#"[{{"reject":true}},{{"hang":true}},{{"body":{:?}}}]"#,
         count_body(9)
     ));
-    let timeout = JsValue::from(50);
+    let timeout = JsValue::from(250);
     let got = resolves(fake_count(&fake, "{}", &[("timeoutMs", &timeout)])).await;
     assert_eq!(get(&get(&got, "result"), "totalUsers"), JsValue::from(9));
     assert_eq!(call_count(&fake), 3);

@@ -237,6 +237,12 @@ async fn list_params_go_out_with_their_wire_names() {
         ..Default::default()
     };
     params.extra.insert("sort".into(), "name".into());
+    // Any JSON value in a body, as from JS; a null is not sent.
+    let filter = serde_json::json!({ "role": ["admin", "owner"], "since": 2020 });
+    params.extra.insert("filter".into(), filter.clone());
+    params
+        .extra
+        .insert("unsent".into(), serde_json::Value::Null);
     let got: Envelope<Vec<u32>> = ok(faked(&fake, |o| o).list_users(&params, &none()).await);
     assert_eq!(got.result, vec![1, 2]);
     let sent = call(&fake, 0);
@@ -247,8 +253,28 @@ async fn list_params_go_out_with_their_wire_names() {
     let body = parse(&get(&sent, "body").as_string().unwrap());
     assert_eq!(
         json(&body),
-        r#"{"query":"ann","active":"false","page":2,"pageSize":50,"sort":"name"}"#
+        r#"{"query":"ann","active":"false","page":2,"pageSize":50,"filter":{"role":["admin","owner"],"since":2020},"sort":"name"}"#
     );
+    // In query mode, as from JS: scalars go out as `String(value)` writes
+    // them; an object is a validation error naming its key, and nothing is
+    // sent.
+    let fake = scripted(r#"[{"body":"{\"status\":200,\"result\":[]}"}]"#);
+    let client = faked(&fake, |o| o.params_in(ParamsIn::Query));
+    let mut params = ListParams::default();
+    params.extra.insert("n".into(), serde_json::json!(1.5));
+    params.extra.insert("b".into(), serde_json::json!(true));
+    let _: Envelope<Vec<u32>> = ok(client.list_users(&params, &none()).await);
+    assert_eq!(
+        get(&call(&fake, 0), "url").as_string().as_deref(),
+        Some("http://fake.invalid:8080/prefix/api/users?b=true&n=1.5")
+    );
+    params.extra.insert("filter".into(), filter);
+    let error = failed(client.list_users::<Vec<u32>>(&params, &none()).await);
+    assert_eq!(
+        (error.kind(), error.param()),
+        (ErrorKind::Validation, Some("filter"))
+    );
+    assert_eq!(call_count(&fake), 1, "nothing more was sent");
     // Unset params are not sent: `{}` for none.
     let fake = scripted(&format!(r#"[{{"body":{:?}}}]"#, count_body(3)));
     ok(faked(&fake, |o| o)

@@ -20,10 +20,12 @@ pub mod request;
 pub mod wait;
 
 use std::future::Future;
+use std::time::Duration;
 
 use js_sys::Object;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 use web_sys::AbortSignal;
 
@@ -38,6 +40,14 @@ use exchange::{attempt, Answer, Failure};
 use rejection::{failure_detail, Rejection};
 use request::{Headers, Request};
 use wait::{is_aborted, Stop};
+
+#[wasm_bindgen]
+extern "C" {
+    /// `performance.now()`: milliseconds on the host's monotonic clock
+    /// (every JS host the client runs in has `performance`).
+    #[wasm_bindgen(js_namespace = performance, js_name = now)]
+    fn performance_now() -> f64;
+}
 
 /// The transport through the JS host's `fetch`.
 pub struct Fetch;
@@ -129,7 +139,19 @@ impl Transport for Fetch {
         Stop::new(Some(ms as u32), call.signal.as_ref()).wait()
     }
 
-    fn now_ms() -> f64 {
+    /// Milliseconds from `performance.now()`.
+    type Instant = f64;
+
+    fn now() -> f64 {
+        performance_now()
+    }
+
+    fn since(earlier: f64) -> Duration {
+        // `as` saturates: a negative span (none on a monotonic clock) is 0.
+        Duration::from_nanos(((performance_now() - earlier) * 1e6) as u64)
+    }
+
+    fn date_ms() -> f64 {
         js_sys::Date::now()
     }
 

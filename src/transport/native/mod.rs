@@ -13,7 +13,7 @@ use std::collections::hash_map::RandomState;
 use std::future::Future;
 use std::hash::{BuildHasher, Hasher};
 use std::sync::OnceLock;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -122,7 +122,17 @@ impl Transport for Native {
         tokio::time::sleep(Duration::from_secs_f64(ms.max(0.0) / 1_000.0))
     }
 
-    fn now_ms() -> f64 {
+    type Instant = Instant;
+
+    fn now() -> Instant {
+        Instant::now()
+    }
+
+    fn since(earlier: Instant) -> Duration {
+        earlier.elapsed()
+    }
+
+    fn date_ms() -> f64 {
         SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0.0, |since| since.as_secs_f64() * 1_000.0)

@@ -4,24 +4,41 @@
 //! answer is judged are the library's rules, as for the fetch transport.
 //!
 //! A WASI host has no JSON or URL of its own: the request and the answer
-//! are `transport/plain/`'s (serde_json, the `url` crate). Everything here blocks the
-//! component's one thread: a wait is a `wasi:io/poll` of the response (or
-//! the body's stream) against a `wasi:clocks/monotonic-clock` pollable.
+//! are `transport/plain/`'s (serde_json, the `url` crate).
+//!
+//! Nothing here blocks. Every wait is a `wasi:io/poll` pollable (the
+//! response's, a body stream's, a `wasi:clocks/monotonic-clock` timer)
+//! registered with the reactor of [`wstd`] (`wstd::runtime::AsyncPollable`,
+//! `wstd::time::Timer`): while a call waits its future is `Pending`, and
+//! the reactor polls every waiting pollable at once. So under
+//! `wstd::runtime::block_on` joined calls overlap, a timeout fires while
+//! other calls wait, and dropping a call's future drops its request (its
+//! `future-incoming-response`, which the host then abandons). Calls must
+//! run on wstd's runtime (`wstd::runtime::block_on`, `#[wstd::main]`,
+//! `#[wstd::http_server]`), as the component's exports do: outside it
+//! wstd has no reactor and panics.
 //!
 //! [`Wasi`] puts them together as the call loop's [`Transport`].
 //!
-//! Resources are dropped children first (a stream before its body, a body
-//! before its response): a host traps on a parent dropped before its child,
-//! and a trap would kill the instance for every later call.
+//! Resources are dropped children first (a pollable before the stream or
+//! the future it watches, a stream before its body, a body before its
+//! response): a host traps on a parent dropped before its child, and a
+//! trap would kill the instance for every later call. Each child is a
+//! local declared after its parent, so it goes first both when a function
+//! returns and when its future is dropped mid-wait (a timeout, a caller
+//! that gave up): locals are dropped in reverse order of declaration.
 
-use ::wasi::clocks::{monotonic_clock, wall_clock};
-use ::wasi::http::outgoing_handler;
-use ::wasi::http::types::{
+use ::wasip2::clocks::{monotonic_clock, wall_clock};
+use ::wasip2::http::outgoing_handler;
+use ::wasip2::http::types::{
     ErrorCode, Fields, IncomingBody, IncomingResponse, Method, OutgoingBody, OutgoingRequest,
     Scheme,
 };
-use ::wasi::io::poll::{poll, Pollable};
-use ::wasi::io::streams::{InputStream, StreamError};
+use ::wasip2::io::poll::poll;
+use ::wasip2::io::streams::{InputStream, OutputStream, StreamError};
+use wstd::future::FutureExt;
+use wstd::runtime::AsyncPollable;
+use wstd::time::{Duration, Timer};
 
 use std::future::Future;
 
@@ -38,8 +55,8 @@ use crate::transport::{Arrived, Failed, Rejection, Retry, Transport};
 use crate::transport::plain::answer::{self, body_text, Answer};
 use crate::transport::plain::request::{self, Headers, Params, Request};
 
-/// The transport through `wasi:http` and `wasi:clocks`. (A WASI host has
-/// no `fetch` option and no signal.)
+/// The transport through `wasi:http` and `wasi:clocks`, on wstd's reactor.
+/// (A WASI host has no `fetch` option and no signal.)
 pub struct Wasi;
 
 impl Transport for Wasi {
@@ -103,7 +120,7 @@ impl Transport for Wasi {
         timeout_ms: u32,
         arrived: Arrived<'_>,
     ) -> Result<Answer, Error> {
-        attempt(request, timeout_ms, arrived)
+        attempt(request, timeout_ms, arrived).await
     }
 
     fn settle(
@@ -122,10 +139,20 @@ impl Transport for Wasi {
     }
 
     fn pause(ms: f64, _call: &CallOptions) -> impl Future {
-        async move { sleep_ms(ms) }
+        sleep_ms(ms)
     }
 
-    fn now_ms() -> f64 {
+    type Instant = monotonic_clock::Instant;
+
+    fn now() -> monotonic_clock::Instant {
+        monotonic_clock::now()
+    }
+
+    fn since(earlier: monotonic_clock::Instant) -> std::time::Duration {
+        std::time::Duration::from_nanos(monotonic_clock::now().saturating_sub(earlier))
+    }
+
+    fn date_ms() -> f64 {
         now_ms()
     }
 
@@ -140,36 +167,50 @@ impl Transport for Wasi {
 
 /// How much of the body one read asks for.
 const READ_CHUNK: u64 = 64 * 1024;
-/// The most `blocking-write-and-flush` takes at once.
-const WRITE_CHUNK: usize = 4096;
 
 /// Sends `request` as a `POST` and reads the whole answer: `timeout_ms`
 /// (0: none) covers the response and its body; `arrived` is told the HTTP
 /// status as soon as the response headers are there. A failure is a
-/// `network` error, no answer in time a `timeout` error.
-pub fn attempt(request: &Request, timeout_ms: u32, arrived: &dyn Fn(u16)) -> Result<Answer, Error> {
+/// `network` error, no answer in time a `timeout` error (the exchange is
+/// then dropped, and with it the request).
+pub async fn attempt(
+    request: &Request,
+    timeout_ms: u32,
+    arrived: &dyn Fn(u16),
+) -> Result<Answer, Error> {
+    let exchange = exchange(request, arrived);
+    if timeout_ms == 0 {
+        return exchange.await;
+    }
+    match exchange
+        .timeout(Duration::from_millis(u64::from(timeout_ms)))
+        .await
+    {
+        Ok(outcome) => outcome,
+        Err(_) => Err(Error::new(
+            ErrorKind::Timeout,
+            format!("no answer within timeoutMs from POST {}", request.url),
+        )),
+    }
+}
+
+/// One request and its whole answer.
+async fn exchange(request: &Request, arrived: &dyn Fn(u16)) -> Result<Answer, Error> {
     let Request { url, headers, body } = request;
-    let deadline = (timeout_ms > 0)
-        .then(|| monotonic_clock::now().saturating_add(u64::from(timeout_ms) * 1_000_000));
     let outgoing_request = outgoing(url, headers)?;
-    let outgoing = outgoing_request
+    let outgoing_body = outgoing_request
         .body()
         .map_err(|()| refused(url, "the request body"))?;
-    {
-        let stream = outgoing
-            .write()
-            .map_err(|()| refused(url, "the request body's stream"))?;
-        for chunk in body.chunks(WRITE_CHUNK) {
-            stream
-                .blocking_write_and_flush(chunk)
-                .map_err(|error| network(url, "sending the body", stream_detail(error)))?;
-        }
-    }
-    OutgoingBody::finish(outgoing, None)
+    send_body(&outgoing_body, body, url).await?;
+    OutgoingBody::finish(outgoing_body, None)
         .map_err(|code| network(url, "wasi:http", code_detail(&code)))?;
     let future = outgoing_handler::handle(outgoing_request, None)
         .map_err(|code| network(url, "wasi:http", code_detail(&code)))?;
-    wait(&future.subscribe(), deadline, url)?;
+    {
+        // The future's pollable, dropped before the future.
+        let ready = AsyncPollable::new(future.subscribe());
+        ready.wait_for().await;
+    }
     let response = match future.get() {
         Some(Ok(Ok(response))) => response,
         Some(Ok(Err(code))) => return Err(network(url, "wasi:http", code_detail(&code))),
@@ -183,7 +224,7 @@ pub fn attempt(request: &Request, timeout_ms: u32, arrived: &dyn Fn(u16)) -> Res
     let incoming = response
         .consume()
         .map_err(|()| refused(url, "the response body"))?;
-    let text = read_body(&incoming, deadline, url)?;
+    let text = read_body(&incoming, url).await?;
     Ok(Answer {
         http_status,
         text,
@@ -191,10 +232,43 @@ pub fn attempt(request: &Request, timeout_ms: u32, arrived: &dyn Fn(u16)) -> Res
     })
 }
 
-/// Waits `ms` milliseconds (a pause before a retry).
-fn sleep_ms(ms: f64) {
+/// Writes the whole request body as the body's stream takes it (waiting,
+/// when it takes nothing, on its pollable), then flushes it. The stream
+/// and its pollable are gone before the body is finished.
+async fn send_body(outgoing: &OutgoingBody, body: &[u8], url: &str) -> Result<(), Error> {
+    let stream: OutputStream = outgoing
+        .write()
+        .map_err(|()| refused(url, "the request body's stream"))?;
+    if body.is_empty() {
+        return Ok(());
+    }
+    let ready = AsyncPollable::new(stream.subscribe());
+    let failed = |error| network(url, "sending the body", stream_detail(error));
+    let mut rest = body;
+    while !rest.is_empty() {
+        let room = stream.check_write().map_err(failed)?;
+        if room == 0 {
+            ready.wait_for().await;
+            continue;
+        }
+        let room = usize::try_from(room).unwrap_or(usize::MAX);
+        let (now, later) = rest.split_at(rest.len().min(room));
+        stream.write(now).map_err(failed)?;
+        rest = later;
+    }
+    stream.flush().map_err(failed)?;
+    // The flush is done when the stream can take more again.
+    while stream.check_write().map_err(failed)? == 0 {
+        ready.wait_for().await;
+    }
+    Ok(())
+}
+
+/// Waits `ms` milliseconds (a pause before a retry) on a
+/// `wasi:clocks/monotonic-clock` timer.
+async fn sleep_ms(ms: f64) {
     let nanos = (ms.max(0.0) * 1e6) as u64;
-    monotonic_clock::subscribe_duration(nanos).block();
+    Timer::after(Duration::from_nanos(nanos)).wait().await;
 }
 
 /// The time in milliseconds since the Unix epoch (for `Retry-After` dates).
@@ -205,7 +279,7 @@ fn now_ms() -> f64 {
 
 /// A random number in `[0, 1)` (for the backoff's jitter).
 fn random() -> f64 {
-    (::wasi::random::random::get_random_u64() >> 11) as f64 / (1u64 << 53) as f64
+    (::wasip2::random::random::get_random_u64() >> 11) as f64 / (1u64 << 53) as f64
 }
 
 /// The request with its method, URL and headers (header values go out as
@@ -268,15 +342,28 @@ fn header(response: &IncomingResponse, name: &str) -> Option<String> {
     Some(values.join(", "))
 }
 
-/// Reads the whole body by the deadline.
-fn read_body(body: &IncomingBody, deadline: Option<u64>, url: &str) -> Result<String, Error> {
+/// Reads the whole body, waiting on the stream's pollable whenever it has
+/// nothing yet (the attempt's timeout covers these waits).
+///
+/// Before each wait, a `poll` that returns at once (a clock pollable that
+/// is already ready beside a second pollable of the stream): jco's Node
+/// host refreshes a stream's readiness only inside `poll`, and its
+/// `pollable.ready()`, which wstd's reactor asks first, would say "ready"
+/// for ever to a stream that has nothing, and this loop would spin.
+async fn read_body(body: &IncomingBody, url: &str) -> Result<String, Error> {
     let stream: InputStream = body
         .stream()
         .map_err(|()| refused(url, "the response body's stream"))?;
+    let ready = AsyncPollable::new(stream.subscribe());
+    let probe = stream.subscribe();
+    let now = monotonic_clock::subscribe_duration(0);
     let mut bytes = Vec::new();
     loop {
         match stream.read(READ_CHUNK) {
-            Ok(chunk) if chunk.is_empty() => wait(&stream.subscribe(), deadline, url)?,
+            Ok(chunk) if chunk.is_empty() => {
+                poll(&[&probe, &now]);
+                ready.wait_for().await;
+            }
             Ok(chunk) => bytes.extend_from_slice(&chunk),
             Err(StreamError::Closed) => break,
             Err(error) => {
@@ -285,23 +372,6 @@ fn read_body(body: &IncomingBody, deadline: Option<u64>, url: &str) -> Result<St
         }
     }
     Ok(body_text(bytes))
-}
-
-/// Waits until `pollable` is ready, or fails with a `timeout` error at
-/// `deadline` (a monotonic-clock instant; `None`: no deadline).
-fn wait(pollable: &Pollable, deadline: Option<u64>, url: &str) -> Result<(), Error> {
-    let Some(deadline) = deadline else {
-        pollable.block();
-        return Ok(());
-    };
-    let timer = monotonic_clock::subscribe_instant(deadline);
-    if poll(&[pollable, &timer]).contains(&0) {
-        return Ok(());
-    }
-    Err(Error::new(
-        ErrorKind::Timeout,
-        format!("no answer within timeoutMs from POST {url}"),
-    ))
 }
 
 /// A `network` error: `what` failed for `url`, for the reason `detail`.

@@ -1,0 +1,187 @@
+//! Joined calls of the library under `wstd::runtime::block_on`, on
+//! wasm32-wasip2: the test that the WASI transport waits without blocking
+//! (tests/component/joined.test.mjs runs it in the wasmtime CLI against the
+//! reference server started with `--faults`).
+//!
+//! ```text
+//! wasmtime run -S http joined.wasm SCENARIO SERVER_URL KEY
+//! ```
+//!
+//! prints one line of JSON: the events in the order they happened, each
+//! call's outcome, and the milliseconds the calls took on the monotonic
+//! clock (a figure for the record: the verdict is the order). The events
+//! of call `i`: `sent i` (its `beforeRequest` hook: the request goes out),
+//! `answered i` (its `afterResponse` hook: the response headers came back),
+//! `ended i KIND` (its future finished: `ok` or the error's kind), `gave up
+//! i` (its future was dropped unfinished). Call `i` goes to
+//! `/faults/{scenario}/{KEY}-{i}`; `/faults/slow` answers after the
+//! `ms` of its query.
+//!
+//! - `overlap`: 4 calls answered after 1 s each, joined. Overlapping, every
+//!   request is sent before the first answer comes back.
+//! - `timeout`: a call answered after 1 s joined with one whose server
+//!   answers after 30 s and whose timeout is 300 ms. Overlapping, the
+//!   second ends with a timeout while the first still waits, and the
+//!   first then succeeds.
+//! - `dropped`: a call answered after 30 s, given up after 300 ms (its
+//!   future dropped mid-wait: its resources go, children first, and its
+//!   request with them), then a call on the same instance, which succeeds.
+
+use std::cell::RefCell;
+use std::future::Future;
+use std::rc::Rc;
+
+use futures_lite::future::zip;
+use serde_json::{json, Value};
+use user_management_client::{
+    CallOptions, ClientOptions, CountParams, Hooks, ListParams, ParamsIn, UsersClient,
+};
+use wstd::future::FutureExt;
+use wstd::time::{Duration, Instant};
+
+/// What happened, in order.
+type Events = Rc<RefCell<Vec<String>>>;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let [_, scenario, server, key] = &args[..] else {
+        eprintln!("usage: joined.wasm overlap|timeout|dropped SERVER_URL KEY");
+        std::process::exit(2);
+    };
+    let events = Events::default();
+    let run = Run {
+        server,
+        scenario,
+        key,
+        events: &events,
+    };
+    let started = Instant::now();
+    let outcomes = wstd::runtime::block_on(async {
+        match scenario.as_str() {
+            "overlap" => overlap(&run).await,
+            "timeout" => timeout(&run).await,
+            "dropped" => dropped(&run).await,
+            other => {
+                eprintln!("unknown scenario {other:?}");
+                std::process::exit(2);
+            }
+        }
+    });
+    let elapsed: std::time::Duration = started.elapsed().into();
+    let events = events.borrow().clone();
+    println!(
+        "{}",
+        json!({
+            "scenario": scenario,
+            "events": events,
+            "outcomes": outcomes,
+            "elapsedMs": elapsed.as_millis() as u64,
+        })
+    );
+}
+
+/// A scenario's server, key and event log.
+struct Run<'a> {
+    server: &'a str,
+    scenario: &'a str,
+    key: &'a str,
+    events: &'a Events,
+}
+
+impl Run<'_> {
+    /// A client for call `i` to the fault route `route` (`slow`, `ok`),
+    /// which logs its attempts, with no retry (one attempt each).
+    fn client(&self, i: usize, route: &str, timeout: std::time::Duration) -> UsersClient {
+        let (sent, answered) = (Rc::clone(self.events), Rc::clone(self.events));
+        let options =
+            ClientOptions::new(format!("{}/faults/{route}/{}-{i}", self.server, self.key))
+                .params_in(ParamsIn::Query)
+                .timeout(timeout)
+                .retries(0)
+                .hooks(
+                    Hooks::default()
+                        .before_request(move |_| sent.borrow_mut().push(format!("sent {i}")))
+                        .after_response(move |_| {
+                            answered.borrow_mut().push(format!("answered {i}"))
+                        }),
+                );
+        match UsersClient::new(options) {
+            Ok(client) => client,
+            Err(error) => panic!("{} client {i}: {error}", self.scenario),
+        }
+    }
+
+    /// Call `i`: a list to `/faults/slow`, answered after `ms`
+    /// milliseconds; logs its end.
+    fn slow(
+        &self,
+        i: usize,
+        ms: &'static str,
+        timeout: std::time::Duration,
+    ) -> impl Future<Output = Value> + '_ {
+        let client = self.client(i, "slow", timeout);
+        async move {
+            let mut params = ListParams::default();
+            params.extra.insert("ms".into(), ms.into());
+            let outcome = client
+                .list_users::<Value>(&params, &CallOptions::default())
+                .await
+                .map(|envelope| envelope.status);
+            self.ended(i, outcome)
+        }
+    }
+
+    /// Logs the end of call `i` and gives its outcome.
+    fn ended(&self, i: usize, outcome: Result<i64, user_management_client::Error>) -> Value {
+        let (kind, outcome) = match outcome {
+            Ok(status) => ("ok".to_string(), json!({ "ok": status })),
+            Err(error) => (
+                error.kind().to_string(),
+                json!({ "error": error.kind().to_string(), "message": error.message() }),
+            ),
+        };
+        self.events.borrow_mut().push(format!("ended {i} {kind}"));
+        outcome
+    }
+}
+
+/// The default timeout, longer than any answer here.
+const LONG: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// 4 calls answered after 1 s each, joined.
+async fn overlap(run: &Run<'_>) -> Vec<Value> {
+    let ((a, b), (c, d)) = zip(
+        zip(run.slow(0, "1000", LONG), run.slow(1, "1000", LONG)),
+        zip(run.slow(2, "1000", LONG), run.slow(3, "1000", LONG)),
+    )
+    .await;
+    vec![a, b, c, d]
+}
+
+/// A call answered after 1 s, joined with one timing out after 300 ms on a
+/// server that answers after 30 s.
+async fn timeout(run: &Run<'_>) -> Vec<Value> {
+    let short = std::time::Duration::from_millis(300);
+    let (slow, never) = zip(run.slow(0, "1000", LONG), run.slow(1, "30000", short)).await;
+    vec![slow, never]
+}
+
+/// A call given up after 300 ms (its future dropped), then another.
+async fn dropped(run: &Run<'_>) -> Vec<Value> {
+    // Its own timeout (5 s) would end it too, later: with a transport that
+    // blocks, the 300 ms never get their turn.
+    let first = run
+        .slow(0, "30000", std::time::Duration::from_secs(5))
+        .timeout(Duration::from_millis(300))
+        .await;
+    let first = first.unwrap_or_else(|_| {
+        run.events.borrow_mut().push("gave up 0".to_string());
+        json!({ "gaveUp": true })
+    });
+    let client = run.client(1, "ok", LONG);
+    let outcome = client
+        .count_users(&CountParams::default(), &CallOptions::default())
+        .await
+        .map(|envelope| envelope.status);
+    vec![first, run.ended(1, outcome)]
+}
