@@ -361,12 +361,13 @@ async fn a_lone_after_response_hook_sees_the_answer_and_its_duration() {
     let options = ClientOptions::new(format!("{}/faults/slow/native-duration", server.url))
         .params_in(ParamsIn::Query)
         .hooks(Hooks::default().after_response(move |info| {
-            let seen = (info.http_status, info.request.attempt, info.duration);
+            let json = serde_json::to_value(info).expect("serializes");
+            let seen = (info.http_status, info.request.attempt, info.duration, json);
             answered.lock().unwrap().push(seen);
         }));
     let client = UsersClient::new(options).expect("client");
     let mut params = ListParams::default();
-    params.extra.insert("ms".into(), "300".into());
+    params.extra.insert("ms".into(), "1100".into());
     let started = Instant::now();
     let page = client
         .list_users::<serde_json::Value>(&params, &CallOptions::default())
@@ -376,12 +377,19 @@ async fn a_lone_after_response_hook_sees_the_answer_and_its_duration() {
     assert_eq!(page.status, 200);
     let seen = seen.lock().unwrap();
     assert_eq!(seen.len(), 1, "{seen:?}");
-    let (http_status, attempt, duration) = seen[0];
+    let (http_status, attempt, duration, ref json) = seen[0];
+    // What a JS hook gets: the status, and the duration in whole milliseconds.
+    let whole_ms = duration.as_millis() as f64;
+    assert_eq!(
+        *json,
+        serde_json::json!({ "httpStatus": 200, "durationMs": whole_ms })
+    );
     assert_eq!((http_status, attempt), (200, 1));
-    // The server held its answer 300 ms, and the attempt lies within the
-    // call: both bounds come from the run itself, none from a budget.
+    // The server held its answer 1,100 ms (over a second, so that whole
+    // seconds count too), and the attempt lies within the call: both
+    // bounds come from the run itself, none from a budget.
     assert!(
-        (Duration::from_millis(300)..=call).contains(&duration),
+        (Duration::from_millis(1_100)..=call).contains(&duration),
         "{duration:?} of a {call:?} call"
     );
 }
