@@ -231,12 +231,25 @@ bench: $(PKG)
 	node bench/run.mjs
 
 ## Mutation testing (not part of `make test`): cargo-mutants mutates the
-## library's rules (src/rules/) and runs the library's native tests against
-## each mutant, in a copy of the tree; the report goes to
-## target/mutants/mutants.out/. Needs cargo-mutants (`cargo install --locked
-## cargo-mutants`). The mutants that survive, and why: mutants.md.
+## library's rules (src/rules/), then the call loop (src/api/client.rs,
+## src/api/hooks.rs), one change at a time in a copy of the tree, and runs
+## natively against each mutant the library's unit tests (`--lib`) and, for
+## the call loop, also tests/native_client.rs (the reference server, built
+## first beside it) and tests/native.rs. Cheap settings for a 2-core machine:
+## one job, the `mutants` profile (no debug info, the library at opt-level 1),
+## and one target directory for every copy, so the dependencies build once.
+## What it leaves out (the property tests' helpers): .cargo/mutants.toml.
+## Reports: target/mutants-report/{rules,loop}/mutants.out/. Needs
+## cargo-mutants (`cargo install --locked cargo-mutants`). The score and the
+## mutants that survive, and why: mutants.md.
+MUTANTS = CARGO_TARGET_DIR=$(CURDIR)/target cargo mutants --package user-management-client \
+	--profile mutants --cargo-arg=--locked --cargo-arg=--lib -j 1
+
 mutants:
-	cargo mutants --package user-management-client --file 'src/rules/**' --output target/mutants --cargo-arg=--locked
+	cargo build --locked -p user-management-server --profile mutants
+	$(MUTANTS) --timeout 60 --file 'src/rules/**' --output target/mutants-report/rules
+	$(MUTANTS) --timeout 120 --file src/api/client.rs --file src/api/hooks.rs \
+		--cargo-arg=--test=native_client --cargo-arg=--test=native --output target/mutants-report/loop
 
 ## The demo page (www/) end to end in Chromium, Firefox and WebKit (the
 ## screenshots in Chromium), against the server (needs `make build`).

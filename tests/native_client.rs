@@ -352,3 +352,80 @@ async fn hooks_and_a_header_provider_natively() {
         ]
     );
 }
+
+#[tokio::test]
+async fn a_lone_after_response_hook_sees_the_answer_and_its_duration() {
+    let server = server();
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let answered = Arc::clone(&seen);
+    let options = ClientOptions::new(format!("{}/faults/slow/native-duration", server.url))
+        .params_in(ParamsIn::Query)
+        .hooks(Hooks::default().after_response(move |info| {
+            let json = serde_json::to_value(info).expect("serializes");
+            let seen = (info.http_status, info.request.attempt, info.duration, json);
+            answered.lock().unwrap().push(seen);
+        }));
+    let client = UsersClient::new(options).expect("client");
+    let mut params = ListParams::default();
+    params.extra.insert("ms".into(), "1100".into());
+    let started = Instant::now();
+    let page = client
+        .list_users::<serde_json::Value>(&params, &CallOptions::default())
+        .await
+        .expect("a slow answer");
+    let call = started.elapsed();
+    assert_eq!(page.status, 200);
+    let seen = seen.lock().unwrap();
+    assert_eq!(seen.len(), 1, "{seen:?}");
+    let (http_status, attempt, duration, ref json) = seen[0];
+    // What a JS hook gets: the status, and the duration in whole milliseconds.
+    let whole_ms = duration.as_millis() as f64;
+    assert_eq!(
+        *json,
+        serde_json::json!({ "httpStatus": 200, "durationMs": whole_ms })
+    );
+    assert_eq!((http_status, attempt), (200, 1));
+    // The server held its answer 1,100 ms (over a second, so that whole
+    // seconds count too), and the attempt lies within the call: both
+    // bounds come from the run itself, none from a budget.
+    assert!(
+        (Duration::from_millis(1_100)..=call).contains(&duration),
+        "{duration:?} of a {call:?} call"
+    );
+}
+
+#[tokio::test]
+async fn a_call_s_own_headers_are_sent_without_a_header_provider() {
+    let server = server();
+    let client = client(&format!("{}/faults/echo/native-call-headers", server.url));
+    let params = ListParams::default();
+    let call = CallOptions::default().header("X-Request-Id", "call-42");
+    let echoed = client
+        .list_users::<serde_json::Value>(&params, &call)
+        .await
+        .expect("the echo");
+    assert_eq!(echoed.result["headers"]["x-request-id"], "call-42");
+    // The next call, without headers of its own, sends none of them.
+    let echoed = client
+        .list_users::<serde_json::Value>(&params, &CallOptions::default())
+        .await
+        .expect("the echo");
+    assert_eq!(echoed.result["headers"].get("x-request-id"), None);
+}
+
+#[test]
+fn hooks_any_says_whether_one_is_set() {
+    assert!(!Hooks::default().any());
+    assert!(Hooks::default().before_request(|_| {}).any());
+    assert!(Hooks::default().after_response(|_| {}).any());
+    assert!(Hooks::default().before_retry(|_| {}).any());
+}
+
+#[test]
+fn hooks_debug_names_the_hooks_set() {
+    let hooks = Hooks::default().before_retry(|_| {});
+    assert_eq!(
+        format!("{hooks:?}"),
+        "Hooks { before_request: false, after_response: false, before_retry: true }"
+    );
+}

@@ -322,6 +322,42 @@ mod tests {
     }
 
     #[test]
+    fn longest_first() {
+        let headers = [
+            ("Authorization", "Bearer abcd1234"),
+            ("X-Api-Key", "efghijklmnop"),
+        ];
+        let found = secrets(headers.into_iter());
+        assert_eq!(found, ["Bearer abcd1234", "efghijklmnop", "abcd1234"]);
+    }
+
+    #[test]
+    fn reach_is_six_characters_per_byte_of_the_longest() {
+        let found = secrets([("Authorization", "Bearer abcd1234")].into_iter());
+        assert_eq!(reach(&found), 6 * "Bearer abcd1234".len());
+        assert_eq!(reach(&[]), 0);
+    }
+
+    #[test]
+    fn a_percent_encoded_space_may_be_a_plus() {
+        // Both words are secret: the value, and the token after its space.
+        let found = secrets([("X-Api-Key", "abcd efgh")].into_iter());
+        assert_eq!(redact("key=abcd+efgh&x=1", &found), "key=[REDACTED]&x=1");
+        assert_eq!(redact("key=abcd%20efgh", &found), "key=[REDACTED]");
+        // A plus stands for a plus or a space, nothing else.
+        let dashed = secrets([("X-Api-Key", "abcd-efgh")].into_iter());
+        assert_eq!(redact("key=abcd+efgh", &dashed), "key=abcd+efgh");
+    }
+
+    #[test]
+    fn every_short_json_escape_is_read() {
+        // A header value may hold any control but CR, LF and NUL.
+        let found = secrets([("X-Api-Key", "a\"b\\c/d\u{8}e\u{c}f\tg")].into_iter());
+        let echo = r#"{"key":"a\"b\\c\/d\be\ff\tg"}"#;
+        assert_eq!(redact(echo, &found), r#"{"key":"[REDACTED]"}"#);
+    }
+
+    #[test]
     fn shown_headers_hide_credential_values_only() {
         let pair = |n: &str, v: &str| (n.to_string(), v.to_string());
         let headers = [pair("Cookie", "sid=1"), pair("X-Request-Id", "42")];

@@ -173,6 +173,17 @@ mod tests {
     }
 
     #[test]
+    fn a_kind_serde_cannot_name_says_what_was_expected() {
+        use serde::de::value::{BytesDeserializer, Error};
+        let bytes = BytesDeserializer::<Error>::new(b"x");
+        let refused = Value::deserialize(bytes).err().map(|e| e.to_string());
+        assert_eq!(
+            refused.as_deref(),
+            Some("invalid type: byte array, expected any value")
+        );
+    }
+
+    #[test]
     fn reads_json_as_js_would() {
         use serde_json::json;
         for (json, value) in [
