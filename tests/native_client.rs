@@ -166,6 +166,8 @@ async fn a_server_that_never_answers_is_a_timeout() {
         .await
         .unwrap_err();
     assert_eq!(error.kind(), ErrorKind::Timeout, "{error}");
+    // The bound is the promise (the timeout ends the call, not the answer
+    // /faults/slow gives after 30 s); 10 s leaves a busy machine room.
     assert!(started.elapsed() < Duration::from_secs(10));
 }
 
@@ -227,6 +229,9 @@ async fn eight_joined_calls_overlap() {
     let events = events.lock().unwrap();
     assert_eq!(events.len(), 16);
     assert!(events[..8].iter().all(|e| *e == "sent"), "{events:?}");
+    // The order above is the verdict; this bound is the promise in time:
+    // 8 calls of 1 s, overlapping, end well before the 8 s they would take
+    // one after another (6 s leaves a busy machine room).
     assert!(elapsed < Duration::from_secs(6), "{elapsed:?}");
 }
 
@@ -285,6 +290,8 @@ async fn dropping_a_call_drops_its_request() {
     let started = Instant::now();
     let outcome = tokio::time::timeout(Duration::from_millis(200), call).await;
     assert!(outcome.is_err());
+    // The bound is the promise: the dropped call ends there, not with the
+    // server's answer after 30 s (5 s leaves a busy machine room).
     assert!(started.elapsed() < Duration::from_secs(5));
 }
 
