@@ -8,7 +8,7 @@ DEMO_BIND ?= 127.0.0.1:8080
 DEMO_DB ?= data/users.sqlite3
 SERVER := target/server/user-management-server
 
-.PHONY: all setup setup-build setup-docs build package server debug-server demo test compat lint unit wasm-tests js-tests load smoke frameworks runners workers mocks e2e rust-example versions component component-tests docs publish-check openapi-lint openapi-conformance openapi-types bench mutants clean
+.PHONY: all setup setup-build setup-docs build package server debug-server demo test compat lint unit wasm-tests js-tests load smoke frameworks runners workers mocks runners-workers-mocks openapi e2e rust-example versions component component-tests docs publish-check openapi-lint openapi-conformance openapi-types bench mutants clean
 
 all: build
 
@@ -57,8 +57,20 @@ demo: $(PKG) server
 	$(SERVER) --bind $(DEMO_BIND) --db $(DEMO_DB) --www www --pkg pkg
 
 ## Everything CI runs.
-test: setup lint docs unit build wasm-tests js-tests load smoke frameworks runners workers mocks e2e rust-example openapi-lint openapi-conformance openapi-types publish-check component-tests
+test: setup lint docs unit build wasm-tests js-tests load smoke frameworks runners-workers-mocks e2e rust-example openapi publish-check component-tests
 	@echo "make test: all checks passed"
+
+## `runners`, `workers` and `mocks` at once, and the three OpenAPI checks at
+## once (scripts/parallel.sh prints each one's output whole when all have
+## ended): most of their time is spent waiting on browsers, servers and
+## builds of one thread. What they need is made first, and the three makes
+## take it as done (-o), so none of them runs set-up or a build again.
+AT_ONCE = $(MAKE) --no-print-directory -o setup -o debug-server -o $(PKG)
+runners-workers-mocks: setup debug-server $(PKG)
+	scripts/parallel.sh "$(AT_ONCE) runners" "$(AT_ONCE) workers" "$(AT_ONCE) mocks"
+
+openapi: setup debug-server
+	scripts/parallel.sh "$(AT_ONCE) openapi-lint" "$(AT_ONCE) openapi-conformance" "$(AT_ONCE) openapi-types"
 
 ## The checks that resolve afresh against the crates.io index (not part of
 ## `make test`, which reads no registry after set-up): the semver ranges of

@@ -3,7 +3,8 @@
 # headless Firefox ESR and WebKitGTK against the reference server. Fails if
 # a run failed, executed no test, or executed a different number of tests
 # than the others: a browser run that is not configured for the browser
-# skips everything and exits 0. Prints each run's count and time.
+# skips everything and exits 0. Prints each run's count and time. The four
+# runs go at once, after one build of the suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${USERS_API_URL:?run through scripts/with-server.sh}"
@@ -52,17 +53,16 @@ run() {
   if (cd js && "${cmd[@]}") >"$logs/$engine" 2>&1; then :; else echo failed >"$logs/$engine.failed"; fi
   echo $(($(date +%s) - started)) >"$logs/$engine.seconds"
 }
-# Node first, in the foreground: it compiles the suite. Then the three
-# browsers at once: most of a run is the suite's own waits (timers,
-# Retry-After), so they overlap; cargo's build lock makes the first of them
-# compile the browser test while the others wait for it.
+# The suite compiled first, as wasm-pack builds it; then the four runs at
+# once, each finding it built: most of a run is the suite's own waits
+# (timers, Retry-After), so they overlap.
 for engine in "${engines[@]}"; do
   command_for "$engine"
   echo "wasm suite: $engine: ${cmd[*]}"
 done
-run node
+(cd js && cargo build --locked --tests --target wasm32-unknown-unknown)
 pids=()
-for engine in chromium firefox webkit; do
+for engine in "${engines[@]}"; do
   run "$engine" &
   pids+=($!)
 done
