@@ -259,6 +259,7 @@ MUTANTS = CARGO_TARGET_DIR=$(CURDIR)/target cargo mutants --package user-managem
 
 mutants:
 	cargo build --locked -p user-management-server --profile mutants
+	@mkdir -p target/mutants-report
 	$(MUTANTS) --timeout 60 --file 'src/rules/**' --output target/mutants-report/rules
 	$(MUTANTS) --timeout 120 --file src/api/client.rs --file src/api/hooks.rs \
 		--cargo-arg=--test=native_client --cargo-arg=--test=native --output target/mutants-report/loop
