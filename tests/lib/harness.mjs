@@ -5,8 +5,7 @@
 // loopback port, long-lived child processes, and the built glue
 // instantiated in this process.
 import { execFileSync, spawn } from "node:child_process";
-import { createHash } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -65,19 +64,12 @@ export function npm(cwd, ...args) {
   execFileSync("npm", [...args, ...quiet], { cwd, stdio: ["ignore", "ignore", "inherit"] });
 }
 
-/** `npm install ARGS` in `cwd` (a tarball's path installs that tarball). */
-export const npmInstall = (cwd, ...args) => npm(cwd, "install", ...args);
-
-/** `npm ci` in `dir` unless its node_modules was installed from this very lock. */
-export function installLocked(dir) {
-  const lock = createHash("sha256").update(readFileSync(join(dir, "package-lock.json"))).digest("hex");
-  const stamp = join(dir, "node_modules", ".lock-stamp");
-  if (existsSync(stamp) && readFileSync(stamp, "utf8") === lock) return;
-  console.log(`npm ci in ${dir.slice(repo.length)}`);
-  // --prefer-offline: the lock pins every version, so npm's cached metadata serves.
-  npm(dir, "ci", "--prefer-offline");
-  writeFileSync(stamp, lock);
-}
+/**
+ * `npm install ARGS --offline` in `cwd`: the tests install only the packed
+ * tarball, over dependencies set-up installed (projects.mjs), and read no
+ * registry.
+ */
+export const npmInstall = (cwd, ...args) => npm(cwd, "install", "--offline", ...args);
 
 /**
  * The Node.js lines the package is tested on from the packed tarball, as

@@ -10,8 +10,8 @@
 //   4 tests), on Node 24.
 // - Playwright's page.route in front of a page that imports the package.
 //
-// Each project's lock is installed with `npm ci` in target/mocks/NAME only
-// when the lock changed; then the tarball. The setupWorker page runs in
+// Each project is its lock as set-up installed it in target/mocks/NAME
+// (tests/lib/projects.mjs), then the tarball. The setupWorker page runs in
 // Chromium, Firefox and WebKit (tests/lib/browsers.mjs). Two checks are
 // Chromium's by nature: page.route is Playwright's API, and Playwright
 // drives only Chromium here (Firefox and WebKit go through WebDriver, which
@@ -19,11 +19,12 @@
 // Chromium (@vitest/browser-playwright). Prints `mocks: N passed, M failed`
 // and exits non-zero on any failure.
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { enginesToRun, launch, LABELS } from "../lib/browsers.mjs";
-import { installLocked, nodeBin, nodeLines, npm, pack, repo } from "../lib/harness.mjs";
+import { nodeBin, nodeLines, pack, repo } from "../lib/harness.mjs";
 import { serve } from "../lib/pages.mjs";
+import { lockedProject } from "../lib/projects.mjs";
 
 const work = join(repo, "target", "mocks");
 
@@ -31,23 +32,8 @@ const work = join(repo, "target", "mocks");
 mkdirSync(work, { recursive: true });
 const tarball = pack(work);
 
-/**
- * examples/NAME in target/mocks/NAME, as its user has it: its locked
- * devDependencies, then the tarball (the committed package.json names the
- * package as a user's does; the work copy leaves it out for `npm ci`).
- */
-function project(name) {
-  const dir = join(work, name);
-  mkdirSync(dir, { recursive: true });
-  cpSync(join(repo, "examples", name), dir, { recursive: true, filter: (src) => !src.includes("node_modules") });
-  const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
-  delete manifest.dependencies["user-management-client"];
-  writeFileSync(join(dir, "package.json"), JSON.stringify(manifest, null, 2));
-  installLocked(dir);
-  npm(dir, "install", "--no-save", tarball);
-  rmSync(join(dir, "node_modules", ".vite"), { recursive: true, force: true });
-  return dir;
-}
+/** examples/NAME in target/mocks/NAME: its locked devDependencies (set-up installs them), then the tarball. */
+const project = (name) => lockedProject(name, tarball);
 
 function run(node, args, cwd) {
   return execFileSync(node, args, {
@@ -133,7 +119,7 @@ async function routeApi({ pw: page }, requests) {
 const checks = {};
 let nodeProject, browserProject;
 
-checks["examples/msw-node: npm ci (when its lock changed) and the tarball"] = () => { nodeProject = project("msw-node"); };
+checks["examples/msw-node: the tarball over the locked install"] = () => { nodeProject = project("msw-node"); };
 for (const line of nodeLines) {
   checks[`MSW setupServer, Node ${line}, ES modules and CommonJS (8 tests)`] = () => {
     const version = run(nodeBin(line), ["--version"], nodeProject).trim();
@@ -149,7 +135,7 @@ for (const line of nodeLines) {
   };
 }
 
-checks["examples/msw-browser: npm ci (when its lock changed), the tarball, msw init, vite build"] = () => {
+checks["examples/msw-browser: the tarball over the locked install, msw init, vite build"] = () => {
   browserProject = project("msw-browser");
   run(process.execPath, ["node_modules/msw/cli/index.js", "init", "public", "--no-save"], browserProject);
   rmSync(join(browserProject, "dist"), { recursive: true, force: true });

@@ -12,8 +12,8 @@
 // - examples/jest (Jest 30: jsdom with a mocked fetch, node against the
 //   server) and examples/vitest (Vitest 5: node, jsdom, happy-dom and
 //   browser mode in Chromium), each run on Node 22, 24 and 26 as the user
-//   project it is: its package-lock.json installed with `npm ci` in a work folder under
-//   target/runners/ (again only when the lock changed), then the tarball
+//   project it is: its package-lock.json as set-up installed it in a work
+//   folder under target/runners/ (tests/lib/projects.mjs), then the tarball
 //   installed there, as a user installs it.
 //
 // Prints `runners: N passed, M failed` and exits non-zero on any failure.
@@ -21,8 +21,9 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  apiUrl, expectedSummary, installLocked, lastJson, nodeBin, nodeLines, npm, npmInstall, pack, repo, tally,
+  apiUrl, expectedSummary, lastJson, nodeBin, nodeLines, npmInstall, pack, repo, tally,
 } from "../lib/harness.mjs";
+import { lockedProject } from "../lib/projects.mjs";
 
 const work = join(repo, "target", "runners");
 const api = apiUrl();
@@ -44,30 +45,8 @@ function run(node, args, cwd) {
   });
 }
 
-/**
- * A runner project from examples/NAME in target/runners/NAME, as its user
- * has it: its locked devDependencies installed by `npm ci`, then the tarball.
- * The committed package.json names the package as a user's does
- * (`^0.1.0`, not in the lock, since it is not taken from a registry here):
- * the work copy leaves it out for `npm ci` and the tarball is installed
- * with --no-save.
- */
-function runnerProject(name) {
-  const dir = join(work, name);
-  mkdirSync(dir, { recursive: true });
-  cpSync(join(repo, "examples", name), dir, {
-    recursive: true, filter: (src) => !src.includes("node_modules"),
-  });
-  const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
-  delete manifest.dependencies["user-management-client"];
-  writeFileSync(join(dir, "package.json"), JSON.stringify(manifest, null, 2));
-  installLocked(dir);
-  npmInstall(dir, "--no-save", tarball);
-  // Vite's pre-bundled copy (Vitest's browser mode) is keyed by the lock,
-  // which the tarball does not change: drop it, so each run uses this build.
-  rmSync(join(dir, "node_modules", ".vite"), { recursive: true, force: true });
-  return dir;
-}
+/** A runner project, examples/NAME in target/runners/NAME: its locked devDependencies (set-up installs them), then the tarball. */
+const runnerProject = (name) => lockedProject(name, tarball);
 
 /** Every test of a runner's JSON report passed, and as many as `want` ran. */
 function allPassed(report, want) {
@@ -123,7 +102,7 @@ for (const line of nodeLines) {
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "package.json"), JSON.stringify({ name: `engines-${line}`, private: true }));
-    const npmRun = spawnSync(nodeBin(line), [npmCli, "install", "--engine-strict", "--no-audit", "--no-fund", "--loglevel=warn", tarball], {
+    const npmRun = spawnSync(nodeBin(line), [npmCli, "install", "--engine-strict", "--offline", "--no-audit", "--no-fund", "--loglevel=warn", tarball], {
       cwd: dir, encoding: "utf8", timeout: 180_000, env: { ...process.env, NO_COLOR: "1" },
     });
     const out = `${npmRun.stdout}${npmRun.stderr}`;
