@@ -64,9 +64,11 @@ function workCopy(name) {
 export function installLock(name) {
   const dir = workCopy(name);
   if (current(dir)) return false;
+  // The committed lock's hash: `npm install` may rewrite the copy.
+  const lock = lockHash(dir);
   rmSync(join(dir, "node_modules"), { recursive: true, force: true });
   execFileSync("npm", [projects[name].npm, "--no-audit", "--no-fund", "--loglevel=error"], { cwd: dir, stdio: ["ignore", "ignore", "inherit"] });
-  writeFileSync(stampOf(dir), lockHash(dir));
+  writeFileSync(stampOf(dir), lock);
   return true;
 }
 
