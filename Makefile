@@ -144,9 +144,10 @@ smoke: debug-server $(PKG)
 ## server run from a copy; examples/nuxt), Astro 7 with @astrojs/node (a
 ## page rendered on the server; examples/astro) and `wrangler dev --local`
 ## (examples/worker in workerd), all four built and run on Node 24.
-## Next.js in one process, the others in a second, at once: the two take
+## Set-up installs the apps' locks under target/frameworks/; the test, the
+## tarball, offline. Next.js in one process, the others in a second, at once: the two take
 ## about as long, and much of each is waiting on a build of one thread.
-frameworks: debug-server $(PKG)
+frameworks: setup debug-server $(PKG)
 	scripts/with-server.sh -- scripts/parallel.sh \
 	  "node tests/frameworks/run.mjs next" \
 	  "node tests/frameworks/run.mjs ssr rollup sveltekit nuxt astro wrangler"
@@ -156,8 +157,8 @@ frameworks: debug-server $(PKG)
 ## lower bound), and
 ## in the test runners' user projects, on Node 22, 24 and 26: Jest 30 (examples/jest: jsdom,
 ## node) and Vitest 5 (examples/vitest: node, jsdom, happy-dom, browser mode in
-## Chromium). Installs (npm ci) under target/runners/ only when a lock changed.
-runners: debug-server $(PKG)
+## Chromium). Set-up installs their locks under target/runners/; the test, the tarball, offline.
+runners: setup debug-server $(PKG)
 	scripts/with-server.sh -- node tests/runners/run.mjs
 
 ## The packed package where importing must not wait for the .wasm, in the
@@ -173,8 +174,8 @@ workers: debug-server $(PKG)
 ## The mocks users' tests use, in front of the packed package (no server):
 ## MSW 3 setupServer on Node 22, 24 and 26, ESM and CommonJS (examples/msw-node);
 ## MSW setupWorker in a page built by Vite and Vitest 5 browser mode with MSW
-## (examples/msw-browser); Playwright's page.route. Installs (npm ci) under
-## target/mocks/ only when a lock changed.
+## (examples/msw-browser); Playwright's page.route. Set-up installs their
+## locks under target/mocks/; the test, the tarball, offline.
 mocks: setup $(PKG)
 	node tests/mocks/run.mjs
 
@@ -215,9 +216,9 @@ component-tests: debug-server component
 docs: setup-docs
 	scripts/book.sh
 
-## The publish dry runs: both client crates (`cargo publish --dry-run`,
-## built from their packaged sources) and the npm package in pkg/ (`npm
-## publish --dry-run`), each file list checked against what users need.
+## The publish checks: both client crates (`cargo package`, built from their
+## packaged sources, offline) and the npm package in pkg/ (`npm publish
+## --dry-run`), each file list checked against what users need.
 publish-check: $(PKG)
 	scripts/publish-check.sh
 

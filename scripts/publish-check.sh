@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The publish dry runs: both client crates as crates.io would get them, and
+# The publish checks: both client crates as crates.io would get them, and
 # the npm package in pkg/ (needs `make build`) as npm would. Each file list
 # is checked against what users need: anything else fails.
 #
@@ -34,8 +34,11 @@ for file in README.md LICENSE-MIT LICENSE-APACHE snippet.js src/lib.rs; do has u
 echo "publish-check: user-management-client ships $(wc -l <<<"$lib") files, user-management-client-js $(wc -l <<<"$js")"
 
 # Packages both crates and builds each from its packaged sources, the JS
-# crate against the packaged library (the server is not published).
-cargo publish --workspace --dry-run --allow-dirty
+# crate against the packaged library (the server and the component are not
+# published): what `cargo publish` uploads and checks, without reading the
+# registry (--offline: the crates are fetched by set-up; `cargo publish
+# --dry-run` would update the index).
+cargo package --locked --offline --allow-dirty -p user-management-client -p user-management-client-js
 
 [ -f pkg/package.json ] || { echo "publish-check: no pkg/package.json: run make build" >&2; exit 1; }
 npm_json=$(cd pkg && npm publish --dry-run --json --loglevel=error 2>/dev/null)

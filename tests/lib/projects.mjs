@@ -12,7 +12,8 @@
 // fails the test, naming the set-up.
 //
 //   node tests/lib/projects.mjs    installs every project's lock (set-up)
-import { execFileSync } from "node:child_process";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -60,14 +61,22 @@ function workCopy(name) {
   return dir;
 }
 
-/** Installs examples/NAME's lock in its work folder unless it is installed already (set-up). */
-export function installLock(name) {
+/**
+ * Installs examples/NAME's lock in its work folder unless it is installed
+ * already (set-up). Resolves to whether it installed; rejects, with npm's
+ * errors, when npm fails.
+ */
+export async function installLock(name) {
   const dir = workCopy(name);
   if (current(dir)) return false;
   // The committed lock's hash: `npm install` may rewrite the copy.
   const lock = lockHash(dir);
   rmSync(join(dir, "node_modules"), { recursive: true, force: true });
-  execFileSync("npm", [projects[name].npm, "--no-audit", "--no-fund", "--loglevel=error"], { cwd: dir, stdio: ["ignore", "ignore", "inherit"] });
+  const npm = spawn("npm", [projects[name].npm, "--no-audit", "--no-fund", "--loglevel=error"], { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
+  let errors = "";
+  npm.stderr.setEncoding("utf8").on("data", (chunk) => { errors += chunk; });
+  const [code] = await once(npm, "close");
+  if (code !== 0) throw new Error(`npm ${projects[name].npm} in ${relative(repo, dir)} failed:\n${errors}`);
   writeFileSync(stampOf(dir), lock);
   return true;
 }
@@ -87,9 +96,15 @@ export function lockedProject(name, tarball) {
   return dir;
 }
 
+// Three installs at once: npm spends much of each waiting on the registry
+// and the disk, and the projects' downloads do not overlap much.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  for (const name of Object.keys(projects)) {
-    const started = performance.now();
-    if (installLock(name)) console.log(`[setup]   npm ${projects[name].npm} in examples/${name}'s work copy: ${((performance.now() - started) / 1000).toFixed(0)} s`);
-  }
+  const queue = Object.keys(projects);
+  const worker = async () => {
+    for (let name; (name = queue.shift()); ) {
+      const started = performance.now();
+      if (await installLock(name)) console.log(`[setup]   npm ${projects[name].npm} in examples/${name}'s work copy: ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    }
+  };
+  await Promise.all([worker(), worker(), worker()]);
 }
