@@ -22,7 +22,7 @@ import { npmInstall, repo } from "./harness.mjs";
 
 /**
  * examples/NAME → the test that installs it (its work folder is
- * target/TEST/NAME) and how. `install`: `npm install` honouring the lock,
+ * target/TEST/NAME) and how. `npm: "install"`: `npm install` honouring the lock,
  * not `npm ci`, for the projects whose locks lack other platforms' builds
  * of optional native packages (next's, rollup's): this machine's registry
  * mirror does not serve them, so the locks written here lack them and
