@@ -49,7 +49,8 @@ export async function expectedSummary(api = apiUrl()) {
 /** The last line of a command's output, as JSON (what the examples print). */
 export const lastJson = (out) => JSON.parse(out.trim().split("\n").pop());
 
-const quiet = ["--no-audit", "--no-fund", "--loglevel=error"];
+/** npm flags for a quiet install: no audit, no funding notes, errors only. */
+export const quiet = ["--no-audit", "--no-fund", "--loglevel=error"];
 
 /** `npm pack` of pkg/ into `dest`; the tarball's path. */
 export function pack(dest) {

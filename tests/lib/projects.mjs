@@ -18,7 +18,7 @@ import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { npmInstall, repo } from "./harness.mjs";
+import { npmInstall, quiet, repo } from "./harness.mjs";
 
 /**
  * examples/NAME → the test that installs it (its work folder is
@@ -72,7 +72,7 @@ export async function installLock(name) {
   // The committed lock's hash: `npm install` may rewrite the copy.
   const lock = lockHash(dir);
   rmSync(join(dir, "node_modules"), { recursive: true, force: true });
-  const npm = spawn("npm", [projects[name].npm, "--no-audit", "--no-fund", "--loglevel=error"], { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
+  const npm = spawn("npm", [projects[name].npm, ...quiet], { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
   let errors = "";
   npm.stderr.setEncoding("utf8").on("data", (chunk) => { errors += chunk; });
   const [code] = await once(npm, "close");

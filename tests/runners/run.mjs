@@ -45,9 +45,6 @@ function run(node, args, cwd) {
   });
 }
 
-/** A runner project, examples/NAME in target/runners/NAME: its locked devDependencies (set-up installs them), then the tarball. */
-const runnerProject = (name) => lockedProject(name, tarball);
-
 /** Every test of a runner's JSON report passed, and as many as `want` ran. */
 function allPassed(report, want) {
   const { numPassedTests, numFailedTests, numTotalTests } = report;
@@ -112,9 +109,9 @@ for (const line of nodeLines) {
   };
 }
 
-// Each runner project is installed once, then run on every Node line.
+// Each runner project takes the tarball once (set-up installed its lock), then runs on every Node line.
 const projects = {};
-const project = (name) => (projects[name] ??= runnerProject(name));
+const project = (name) => (projects[name] ??= lockedProject(name, tarball));
 
 for (const line of nodeLines) {
   // Jest 30: users.jsdom.test.js (5 tests) and users.node.test.js (3 tests).
