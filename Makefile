@@ -8,7 +8,7 @@ DEMO_BIND ?= 127.0.0.1:8080
 DEMO_DB ?= data/users.sqlite3
 SERVER := target/server/user-management-server
 
-.PHONY: all setup setup-build setup-docs build package server debug-server demo test compat lint unit wasm-tests js-tests load smoke frameworks runners workers mocks runners-workers-mocks openapi e2e rust-example versions component component-tests docs publish-check openapi-lint openapi-conformance openapi-types bench mutants clean
+.PHONY: all setup setup-build setup-docs build package server debug-server demo test compat leptos leptos-build lint unit wasm-tests js-tests load smoke frameworks runners workers mocks runners-workers-mocks openapi e2e rust-example versions component component-tests docs publish-check openapi-lint openapi-conformance openapi-types bench mutants clean
 
 all: build
 
@@ -182,6 +182,19 @@ mocks: setup $(PKG)
 ## The Rust API example (examples/rust), built with wasm-pack and run in Node against the server.
 rust-example: debug-server
 	scripts/rust-example.sh
+
+## A Leptos 0.8 app (examples/leptos) against the server, both ways it runs:
+## its server render, natively on tokio (the client's native transport),
+## and its page, for wasm32, in Chromium, Firefox and WebKit (tests/leptos/).
+## Not part of `make test`: its two builds take some 5 minutes of CPU
+## (CONTRIBUTING.md has the figures), more than that run's time
+## budget has left.
+leptos: debug-server leptos-build
+	scripts/with-server.sh -- node --test tests/leptos/
+
+## examples/leptos built both ways into target/leptos/ (scripts/leptos.sh).
+leptos-build: setup
+	scripts/leptos.sh
 
 ## Rust apps on other wasm-bindgen releases: one pinning the oldest the
 ## library allows (built for wasm32), one taking the newest (the Leptos-style

@@ -131,12 +131,14 @@ fi
 [ "$mode" = docs ] || npm_ci .
 
 # Every crate the builds take, as the committed locks pin them (the book's
-# rustdoc too; the tests' also examples/rust's), so that no build after
-# set-up reads the registry.
+# rustdoc too; the tests' also examples/rust's and examples/leptos's), so
+# that no build after set-up reads the registry.
 step "cargo fetch --locked (the workspace's crates)" cargo fetch --locked --quiet
 if [ "$mode" = tests ]; then
-  step "cargo fetch --locked (examples/rust's crates)" \
-    cargo fetch --locked --quiet --manifest-path examples/rust/Cargo.toml
+  for example in rust leptos; do
+    step "cargo fetch --locked (examples/$example's crates)" \
+      cargo fetch --locked --quiet --manifest-path "examples/$example/Cargo.toml"
+  done
 fi
 
 if [ "$mode" = build ]; then

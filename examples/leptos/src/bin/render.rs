@@ -1,0 +1,18 @@
+//! The server's render: asks the API at the URL given as the first argument
+//! (natively, on tokio) and prints the page with the count in it.
+//!   cargo run --features ssr --bin render -- http://127.0.0.1:8080
+
+use leptos::prelude::*;
+use user_management_client_leptos_example::{active_users, ActiveUsers};
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() {
+    let api = std::env::args().nth(1).expect("usage: render API_URL");
+    let count = active_users(&api).await;
+    let failed = count.is_err();
+    let html = Owner::new().with(|| view! { <main><ActiveUsers count/></main> }.to_html());
+    println!("{html}");
+    if failed {
+        std::process::exit(1);
+    }
+}
