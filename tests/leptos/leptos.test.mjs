@@ -20,8 +20,10 @@ const render = join(built, "debug", "render");
 for (const file of [render, join(built, "pkg", "user_management_client_leptos_example_bg.wasm")]) {
   if (!existsSync(file)) throw new Error(`${file} is missing: run scripts/leptos.sh (make leptos builds it)`);
 }
-// An address where nothing listens: the discard port.
+// An address where nothing listens (the discard port), and a base URL the
+// client refuses before any call.
 const UNREACHABLE = "http://127.0.0.1:9/";
+const INVALID = "not a url";
 
 /** The text of the page's `<p id="active">` in `html`, Leptos's `<!>` markers dropped. */
 function activeLine(html) {
@@ -46,15 +48,26 @@ describe("server render (natively, on tokio)", () => {
     assert.equal(line.alert, true);
     assert.match(line.text, /^network: the request failed for POST http:\/\/127\.0\.0\.1:9\/api\/users\/count/);
   });
+
+  test("shows the validation error, and exits 1, for a base URL the client refuses", async () => {
+    const failed = await promisify(execFile)(render, [INVALID]).then(
+      (out) => assert.fail(`expected exit 1, got ${JSON.stringify(out)}`),
+      (error) => error,
+    );
+    assert.equal(failed.code, 1);
+    const line = activeLine(failed.stdout);
+    assert.equal(line.alert, true);
+    assert.match(line.text, /^validation: /);
+  });
 });
 
 describe("page (wasm32, in the browser engines)", () => {
-  // target/leptos/pkg beside the example's index.html, served twice: its
-  // data-api naming the server (/index.html), and naming an address where
-  // nothing listens (/unreachable.html).
+  // target/leptos/pkg beside the example's index.html, served three times,
+  // its data-api naming the server (/index.html), an address where nothing
+  // listens (/unreachable.html), and no URL at all (/invalid.html).
   const page = readFileSync(join(repo, "examples", "leptos", "index.html"), "utf8");
   assert.match(page, /<body data-api="[^"]*">/);
-  const pages = { "/index.html": apiUrl(), "/unreachable.html": UNREACHABLE };
+  const pages = { "/index.html": apiUrl(), "/unreachable.html": UNREACHABLE, "/invalid.html": INVALID };
   let files;
   before(async () => {
     files = await serve(built, {
@@ -68,7 +81,7 @@ describe("page (wasm32, in the browser engines)", () => {
   after(() => files?.close());
 
   for (const engine of ENGINES) {
-    test(`in ${LABELS[engine]}: the server's count, then the network error for an unreachable API`, async () => {
+    test(`in ${LABELS[engine]}: the server's count, the network error for an unreachable API, the validation error for an invalid URL`, async () => {
       const browser = await launch(engine);
       try {
         /** What the page at `path` shows once the call has ended. */
@@ -88,6 +101,9 @@ describe("page (wasm32, in the browser engines)", () => {
         const failed = await shown("/unreachable.html");
         assert.equal(failed.alert, true);
         assert.match(failed.text, /^network: /);
+        const refused = await shown("/invalid.html");
+        assert.equal(refused.alert, true);
+        assert.match(refused.text, /^validation: /);
       } finally {
         await browser.close();
       }

@@ -5,13 +5,17 @@
 //! client's native transport on tokio; `src/bin/render.rs`).
 
 use leptos::prelude::*;
-use user_management_client::{Active, CallOptions, ClientOptions, CountParams, UsersClient};
+use user_management_client::{Active, CallOptions, ClientOptions, CountParams, Error, UsersClient};
 
-/// The active users, counted by the API at `api`: the count, or the
-/// error's kind and message as the page shows them.
-pub async fn active_users(api: &str) -> Result<u64, String> {
-    let shown = |error: user_management_client::Error| format!("{}: {error}", error.kind());
-    let client = UsersClient::new(ClientOptions::new(api)).map_err(shown)?;
+/// The app's client for the API at `api`, made once and shared (a bigger
+/// app would `provide_context` it), or why it cannot be made.
+pub fn client(api: &str) -> Result<UsersClient, String> {
+    UsersClient::new(ClientOptions::new(api)).map_err(shown)
+}
+
+/// The active users, as the API counts them: the count, or the error as
+/// the page shows it.
+pub async fn active_users(client: &UsersClient) -> Result<u64, String> {
     let params = CountParams {
         active: Some(Active::True),
         ..Default::default()
@@ -21,6 +25,11 @@ pub async fn active_users(api: &str) -> Result<u64, String> {
         .await
         .map_err(shown)?;
     Ok(count.result.total_users)
+}
+
+/// An error as the page shows it: its kind, then its message.
+fn shown(error: Error) -> String {
+    format!("{}: {error}", error.kind())
 }
 
 /// The line the page shows for a count, or for a failed call.
@@ -35,9 +44,10 @@ pub fn ActiveUsers(count: Result<u64, String>) -> impl IntoView {
 /// The page in the browser: "Counting…" until the API answers.
 #[component]
 pub fn App(api: String) -> impl IntoView {
+    let client = client(&api);
     let count = LocalResource::new(move || {
-        let api = api.clone();
-        async move { active_users(&api).await }
+        let client = client.clone();
+        async move { active_users(&client?).await }
     });
     view! {
         <h1>"Users"</h1>

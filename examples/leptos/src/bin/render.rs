@@ -3,12 +3,15 @@
 //!   cargo run --features ssr --bin render -- http://127.0.0.1:8080
 
 use leptos::prelude::*;
-use user_management_client_leptos_example::{active_users, ActiveUsers};
+use user_management_client_leptos_example::{active_users, client, ActiveUsers};
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
     let api = std::env::args().nth(1).expect("usage: render API_URL");
-    let count = active_users(&api).await;
+    let count = match client(&api) {
+        Ok(client) => active_users(&client).await,
+        Err(message) => Err(message),
+    };
     let failed = count.is_err();
     let html = Owner::new().with(|| view! { <main><ActiveUsers count/></main> }.to_html());
     println!("{html}");
