@@ -7,7 +7,10 @@ use user_management_client_leptos_example::{active_users, client, ActiveUsers};
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
-    let api = std::env::args().nth(1).expect("usage: render API_URL");
+    let Some(api) = std::env::args().nth(1) else {
+        eprintln!("usage: render API_URL");
+        std::process::exit(2);
+    };
     let count = match client(&api) {
         Ok(client) => active_users(&client).await,
         Err(message) => Err(message),
