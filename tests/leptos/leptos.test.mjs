@@ -32,32 +32,32 @@ function activeLine(html) {
   return { alert: line[1] !== undefined, text: line[2].replaceAll("<!>", "") };
 }
 
+const run = promisify(execFile);
+
+/** What the render prints for `api` when it must fail: it exits 1; its alert line's text. */
+async function failedRender(api) {
+  const failed = await run(render, [api]).then(
+    (out) => assert.fail(`expected exit 1, got ${JSON.stringify(out)}`),
+    (error) => error,
+  );
+  assert.equal(failed.code, 1);
+  const line = activeLine(failed.stdout);
+  assert.equal(line.alert, true);
+  return line.text;
+}
+
 describe("server render (natively, on tokio)", () => {
   test("shows the server's count of active users", async () => {
-    const { stdout } = await promisify(execFile)(render, [apiUrl()]);
+    const { stdout } = await run(render, [apiUrl()]);
     assert.deepEqual(activeLine(stdout), { alert: false, text: `${await truth()} active users` });
   });
 
   test("shows the network error, and exits 1, when the API cannot be reached", async () => {
-    const failed = await promisify(execFile)(render, [UNREACHABLE]).then(
-      (out) => assert.fail(`expected exit 1, got ${JSON.stringify(out)}`),
-      (error) => error,
-    );
-    assert.equal(failed.code, 1);
-    const line = activeLine(failed.stdout);
-    assert.equal(line.alert, true);
-    assert.match(line.text, /^network: the request failed for POST http:\/\/127\.0\.0\.1:9\/api\/users\/count/);
+    assert.match(await failedRender(UNREACHABLE), /^network: the request failed for POST http:\/\/127\.0\.0\.1:9\/api\/users\/count/);
   });
 
   test("shows the validation error, and exits 1, for a base URL the client refuses", async () => {
-    const failed = await promisify(execFile)(render, [INVALID]).then(
-      (out) => assert.fail(`expected exit 1, got ${JSON.stringify(out)}`),
-      (error) => error,
-    );
-    assert.equal(failed.code, 1);
-    const line = activeLine(failed.stdout);
-    assert.equal(line.alert, true);
-    assert.match(line.text, /^validation: /);
+    assert.match(await failedRender(INVALID), /^validation: /);
   });
 });
 
@@ -98,12 +98,11 @@ describe("page (wasm32, in the browser engines)", () => {
           }
         };
         assert.deepEqual(await shown("/index.html"), { alert: false, text: `${await truth()} active users` });
-        const failed = await shown("/unreachable.html");
-        assert.equal(failed.alert, true);
-        assert.match(failed.text, /^network: /);
-        const refused = await shown("/invalid.html");
-        assert.equal(refused.alert, true);
-        assert.match(refused.text, /^validation: /);
+        for (const [path, kind] of [["/unreachable.html", "network"], ["/invalid.html", "validation"]]) {
+          const line = await shown(path);
+          assert.equal(line.alert, true, path);
+          assert.match(line.text, new RegExp(`^${kind}: `), path);
+        }
       } finally {
         await browser.close();
       }
