@@ -56,6 +56,13 @@ pub fn retry_cause(info: &RetryInfo) -> Option<&JsValue> {
     info.cause.as_ref()
 }
 
+/// The same options, with messages naming them as `naming` does (the JS
+/// layer's `timeoutMs`, the component's `timeout-ms`).
+pub fn named(mut options: crate::ClientOptions, naming: options::Naming) -> crate::ClientOptions {
+    options.naming = naming;
+    options
+}
+
 /// Whether `error`'s body is JSON: the JS layer hands it over parsed.
 pub fn body_is_json(error: &Error) -> bool {
     error.body_is_json()

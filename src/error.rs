@@ -8,6 +8,8 @@
 //! transport, for the JS layer's `UsersApiError`.
 
 use std::fmt;
+#[cfg(not(target_arch = "wasm32"))]
+use std::sync::Arc;
 
 use serde::Deserialize;
 
@@ -101,6 +103,57 @@ impl fmt::Display for Cause {
 
 impl std::error::Error for Cause {}
 
+/// What an [`Error`]'s [`source`](std::error::Error::source) is: a
+/// description in text (what JavaScript threw), or the transport's own
+/// error (natively a `reqwest::Error`), which a caller can downcast.
+/// (Only native builds have a transport error: wasm32 ones carry none of
+/// its code.)
+#[derive(Clone, Debug)]
+enum Source {
+    Text(Cause),
+    #[cfg(not(target_arch = "wasm32"))]
+    Transport(Arc<dyn std::error::Error + Send + Sync>),
+}
+
+impl Source {
+    fn as_error(&self) -> &(dyn std::error::Error + 'static) {
+        match self {
+            Source::Text(cause) => cause,
+            #[cfg(not(target_arch = "wasm32"))]
+            Source::Transport(error) => &**error,
+        }
+    }
+
+    /// The text of a source that is one (a transport's error is not).
+    fn text_mut(&mut self) -> Option<&mut String> {
+        match self {
+            Source::Text(cause) => Some(&mut cause.0),
+            #[cfg(not(target_arch = "wasm32"))]
+            Source::Transport(_) => None,
+        }
+    }
+
+    /// Everything the source says, its own sources included. (A text is
+    /// read as it is: through `dyn Error` it would bring `Debug` into the
+    /// `.wasm`.)
+    fn text(&self) -> String {
+        match self {
+            Source::Text(cause) => cause.0.clone(),
+            #[cfg(not(target_arch = "wasm32"))]
+            Source::Transport(error) => {
+                let mut text = error.to_string();
+                let mut next = error.source();
+                while let Some(cause) = next {
+                    text.push_str(": ");
+                    text.push_str(&cause.to_string());
+                    next = cause.source();
+                }
+                text
+            }
+        }
+    }
+}
+
 /// A failed call. Its message never holds a credential.
 ///
 /// ```
@@ -115,7 +168,7 @@ impl std::error::Error for Cause {}
 /// assert_eq!(check().unwrap_err().to_string(), "active must be a boolean");
 /// assert_eq!(ErrorKind::Validation.to_string(), "validation");
 /// ```
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Error {
     kind: ErrorKind,
     message: String,
@@ -124,7 +177,21 @@ pub struct Error {
     http_status: Option<u16>,
     // Boxed, rare: keeps `Result<_, Error>` small.
     body: Option<Box<Body>>,
-    source: Option<Box<Cause>>,
+    source: Option<Box<Source>>,
+}
+
+/// Errors are equal when everything they say is: their sources compare by
+/// what they say.
+impl PartialEq for Error {
+    fn eq(&self, other: &Error) -> bool {
+        self.kind == other.kind
+            && self.message == other.message
+            && self.param == other.param
+            && self.status == other.status
+            && self.http_status == other.http_status
+            && self.body == other.body
+            && self.source.as_ref().map(|s| s.text()) == other.source.as_ref().map(|s| s.text())
+    }
 }
 
 /// A response body as an error keeps it.
@@ -175,6 +242,13 @@ impl Error {
         self
     }
 
+    /// The same error with the HTTP status of a response whose body it
+    /// does not keep.
+    pub(crate) fn with_http_status(mut self, http_status: u16) -> Error {
+        self.http_status = Some(http_status);
+        self
+    }
+
     /// The same error with the HTTP status and the body's text: the whole
     /// body when `json` (it parsed as JSON), else the body cut to 65,536
     /// UTF-16 units.
@@ -186,7 +260,19 @@ impl Error {
 
     /// The same error, with `cause` as its [`source`](std::error::Error::source).
     pub fn with_source(mut self, cause: Cause) -> Error {
-        self.source = Some(Box::new(cause));
+        self.source = Some(Box::new(Source::Text(cause)));
+        self
+    }
+
+    /// The same error, with the transport's own error as its
+    /// [`source`](std::error::Error::source), which a caller can downcast
+    /// (natively a `reqwest::Error`).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) fn with_transport_source(
+        mut self,
+        error: impl std::error::Error + Send + Sync + 'static,
+    ) -> Error {
+        self.source = Some(Box::new(Source::Transport(Arc::new(error))));
         self
     }
 
@@ -231,11 +317,22 @@ impl Error {
     /// The same error with `cut` applied to every text that can quote what
     /// a server or a caller's `fetch` sent: the message, the body and the
     /// source (the secrets rule decides what to cut; `None`: nothing).
+    ///
+    /// A transport's own error cannot be cut: one whose text quotes a
+    /// secret is replaced by its text with the secret cut out.
     pub(crate) fn cut(mut self, cut: impl Fn(&str) -> Option<String>) -> Error {
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some(source) = self.source.as_mut() {
+            if let Source::Transport(_) = **source {
+                if let Some(text) = cut(&source.text()) {
+                    **source = Source::Text(Cause(text));
+                }
+            }
+        }
         let texts = [
             Some(&mut self.message),
             self.body.as_mut().map(|body| &mut body.text),
-            self.source.as_mut().map(|cause| &mut cause.0),
+            self.source.as_mut().and_then(|source| source.text_mut()),
         ];
         for text in texts.into_iter().flatten() {
             if let Some(cut) = cut(text) {
@@ -254,9 +351,7 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        self.source
-            .as_ref()
-            .map(|cause| &**cause as &(dyn std::error::Error + 'static))
+        self.source.as_ref().map(|source| source.as_error())
     }
 }
 
@@ -289,6 +384,26 @@ mod tests {
         assert_eq!(err.http_status(), Some(500));
         let source = std::error::Error::source(&err).map(|s| s.to_string());
         assert_eq!(source.as_deref(), Some("TypeError: [REDACTED]"));
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    #[test]
+    fn a_transport_source_downcasts_and_is_cut_when_it_quotes_a_secret() {
+        let io = std::io::Error::other("refused by s3cret-host");
+        let err = Error::new(ErrorKind::Network, "failed").with_transport_source(io);
+        let source = std::error::Error::source(&err).unwrap();
+        assert!(source.downcast_ref::<std::io::Error>().is_some());
+        let kept = err
+            .clone()
+            .cut(|text| crate::rules::secrets::redacted(text, &["other".into()]));
+        assert!(std::error::Error::source(&kept)
+            .unwrap()
+            .downcast_ref::<std::io::Error>()
+            .is_some());
+        let cut = err.cut(|text| crate::rules::secrets::redacted(text, &["s3cret".into()]));
+        let source = std::error::Error::source(&cut).unwrap();
+        assert!(source.downcast_ref::<std::io::Error>().is_none());
+        assert_eq!(source.to_string(), "refused by [REDACTED]-host");
     }
 
     #[test]

@@ -5,8 +5,6 @@
 //! `tokio::spawn`, and redaction.
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -15,61 +13,9 @@ use user_management_client::{
     CallOptions, ClientOptions, CountParams, ErrorKind, Hooks, ListParams, ParamsIn, UsersClient,
 };
 
-/// The reference server on a free loopback port, killed when dropped.
-struct Server {
-    child: Child,
-    url: String,
-}
+mod common;
 
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Starts the server built beside this test (`target/debug`), with its
-/// fault routes and 1000 seeded users.
-fn server() -> Server {
-    let exe = std::env::current_exe().expect("test path");
-    let dir = exe
-        .parent()
-        .and_then(|deps| deps.parent())
-        .expect("target dir");
-    let bin = dir.join(format!(
-        "user-management-server{}",
-        std::env::consts::EXE_SUFFIX
-    ));
-    assert!(
-        bin.exists(),
-        "{} is missing: run `cargo build -p user-management-server` first",
-        bin.display()
-    );
-    let mut child = Command::new(&bin)
-        .args([
-            "--bind",
-            "127.0.0.1:0",
-            "--db",
-            ":memory:",
-            "--seed",
-            "1000",
-            "--faults",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn the server");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().expect("stdout"))
-        .read_line(&mut line)
-        .expect("read the server's first line");
-    let url = line
-        .trim()
-        .strip_prefix("Listening on ")
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-        .to_owned();
-    Server { child, url }
-}
+use common::server;
 
 fn client(base: &str) -> UsersClient {
     UsersClient::new(ClientOptions::new(base).timeout(Duration::from_secs(5))).expect("client")
@@ -276,23 +222,6 @@ async fn a_call_moves_into_tokio_spawn() {
     });
     let count = task.await.expect("the task ran").expect("count");
     assert_eq!(count.result.total_users, 1000);
-}
-
-#[tokio::test]
-async fn dropping_a_call_drops_its_request() {
-    let server = server();
-    let options = ClientOptions::new(format!("{}/faults/slow/native-drop", server.url)).retries(0);
-    let client = UsersClient::new(options).expect("client");
-    let params = CountParams::default();
-    let none = CallOptions::default();
-    let call = client.count_users(&params, &none);
-    // The call is dropped after 200 ms, long before the 30 s answer.
-    let started = Instant::now();
-    let outcome = tokio::time::timeout(Duration::from_millis(200), call).await;
-    assert!(outcome.is_err());
-    // The bound is the promise: the dropped call ends there, not with the
-    // server's answer after 30 s (5 s leaves a busy machine room).
-    assert!(started.elapsed() < Duration::from_secs(5));
 }
 
 #[tokio::test]

@@ -29,7 +29,10 @@
 use std::time::Duration;
 
 use serde_json::value::RawValue;
-use user_management_client::binding::options::{DEFAULT_RETRIES, DEFAULT_TIMEOUT};
+use user_management_client::binding::named;
+use user_management_client::binding::options::{
+    Naming, DEFAULT_MAX_BODY_BYTES, DEFAULT_RETRIES, DEFAULT_TIMEOUT,
+};
 use user_management_client::{
     Active as ModelActive, CallOptions, ClientOptions as ModelOptions, CountParams as ModelCount,
     Envelope, Error, ErrorKind as ModelKind, ListParams as ModelList, UsersClient,
@@ -95,10 +98,12 @@ fn client_options(options: ClientOptions) -> ModelOptions {
     let timeout = options
         .timeout_ms
         .map_or(DEFAULT_TIMEOUT, |ms| Duration::from_millis(u64::from(ms)));
-    ModelOptions::new(options.base_url)
+    let options = ModelOptions::new(options.base_url)
         .headers(options.headers)
         .timeout(timeout)
         .retries(options.retries.unwrap_or(DEFAULT_RETRIES))
+        .max_body_bytes(options.max_body_bytes.unwrap_or(DEFAULT_MAX_BODY_BYTES));
+    named(options, Naming::Wit)
 }
 
 fn users_error(error: Error) -> UsersError {

@@ -37,7 +37,7 @@ def main():
     count_users = instance.get_func(store, instance.get_export_index(store, "count-users", users))
 
     # `option` fields take None or the value; enums are their case's name.
-    options = record(base_url=base_url, headers=[("x-tenant", "acme")], timeout_ms=5000, retries=None)
+    options = record(base_url=base_url, headers=[("x-tenant", "acme")], timeout_ms=5000, retries=None, max_body_bytes=None)
     params = record(query=None, active="true")
     outcome = count_users(store, options, params)  # result<count-envelope, users-error>
 

@@ -112,7 +112,11 @@ pub fn call_options(options: &JsValue) -> Result<CallOptions, Rejection> {
 /// string here (`UsersClient::new` checks the rest of it).
 fn base_options(base_url: &JsValue) -> Result<ClientOptions, Rejection> {
     let base_url = Value::of(base_url);
-    Ok(ClientOptions::new(options::base_url_text(&base_url)?))
+    let options = ClientOptions::new(options::base_url_text(&base_url)?);
+    Ok(user_management_client::binding::named(
+        options,
+        options::Naming::Js,
+    ))
 }
 
 /// `timeoutMs` as a `Duration` (`None` when not given).

@@ -3,7 +3,9 @@
 //! socket. A client whose base URL is `{server}/faults/{scenario}/{key}`
 //! gets the scenario on both operations; `GET .../attempts` says how many
 //! requests that scenario and key received (keys keep tests apart), so tests
-//! can assert exact retry counts.
+//! can assert exact retry counts, and `GET .../closed` how many of its
+//! requests the client gave up on (closed the connection) before the
+//! answer, so tests can prove a cancelled call's request went away.
 //!
 //! The mode exists for tests on one machine: a server started with it must
 //! never be reachable beyond loopback.
@@ -62,7 +64,7 @@ impl Counts {
 }
 
 /// The scenarios, for `GET /faults` and the README.
-pub const SCENARIOS: [&str; 27] = [
+pub const SCENARIOS: [&str; 29] = [
     "ok",
     "html-500",
     "envelope-400",
@@ -90,6 +92,8 @@ pub const SCENARIOS: [&str; 27] = [
     "echo",
     "echo-auth-401",
     "token-expired",
+    "endless",
+    "held",
 ];
 
 /// The routes under `/faults`.
@@ -110,6 +114,7 @@ pub fn router() -> Router {
         .route("/{scenario}/{key}/api/users/count", post(answer))
         .route("/{scenario}/{key}/api/users", post(answer))
         .route("/{scenario}/{key}/attempts", get(attempts_of))
+        .route("/{scenario}/{key}/closed", get(closed_of))
         .with_state(attempts)
 }
 
@@ -123,6 +128,31 @@ async fn attempts_of(
         "application/json",
         &json!({ "attempts": n }).to_string(),
     )
+}
+
+async fn closed_of(
+    State(attempts): State<Attempts>,
+    Path((scenario, key)): Path<(String, String)>,
+) -> Response {
+    let n = lock(&attempts).get(&format!("closed:{scenario}/{key}"));
+    raw(200, "application/json", &json!({ "closed": n }).to_string())
+}
+
+/// Counts, when dropped before [`Held::answered`], one more request of its
+/// key whose client closed the connection first: hyper drops a handler's
+/// future when its connection closes.
+struct Held {
+    attempts: Attempts,
+    key: String,
+    answered: bool,
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        if !self.answered {
+            lock(&self.attempts).bump(format!("closed:{}", self.key));
+        }
+    }
 }
 
 fn lock(attempts: &Attempts) -> std::sync::MutexGuard<'_, Counts> {
@@ -141,6 +171,36 @@ async fn answer(
 ) -> Response {
     let attempt = lock(&attempts).bump(format!("{scenario}/{key}"));
     match scenario.as_str() {
+        // 200, then a body that never ends (no Content-Length): 64 KiB
+        // chunks for as long as the client reads.
+        "endless" => {
+            let chunk = Bytes::from(vec![b' '; 64 * 1024]);
+            let body = Body::from_stream(stream::repeat_with(move || {
+                Ok::<_, std::io::Error>(chunk.clone())
+            }));
+            let mut response = (StatusCode::OK, body).into_response();
+            response.headers_mut().insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            );
+            response
+        }
+        // Answers after 30 s, counting under `closed` a request whose client
+        // closed the connection before that.
+        "held" => {
+            let mut held = Held {
+                attempts: attempts.clone(),
+                key: format!("{scenario}/{key}"),
+                answered: false,
+            };
+            tokio::time::sleep(Duration::from_secs(30)).await;
+            held.answered = true;
+            raw(
+                200,
+                "application/json",
+                r#"{"status":200,"result":{"totalUsers":7}}"#,
+            )
+        }
         "ok" => raw(
             200,
             "application/json",

@@ -17,7 +17,7 @@ use crate::api::options::{CallOptions, ClientOptions};
 use crate::error::Error;
 use crate::model::{Count, CountParams, Envelope, ListParams, Operation};
 use crate::rules::headers::Resolved;
-use crate::rules::options::{check_base_url, check_headers, duration_ms, join};
+use crate::rules::options::{check_base_url, check_headers, duration_ms, join, Bounds};
 use crate::rules::params::check_list_params;
 use crate::rules::retry;
 use crate::transport::{Rejection, Retry, Target, Transport};
@@ -74,6 +74,8 @@ struct Config {
     timeout_ms: u32,
     /// The headers of every call that adds none (no provider), built once.
     prepared: Option<Headers>,
+    /// What this client keeps of the transport (natively its HTTP client).
+    transport: <Target as Transport>::Client,
 }
 
 impl UsersClient {
@@ -91,6 +93,8 @@ impl UsersClient {
         });
         Ok(UsersClient {
             config: Shared::new(Config {
+                // Before `options` moves in.
+                transport: Target::client(&options)?,
                 count_url: join(&href, Operation::Count.path()),
                 list_url: join(&href, Operation::List.path()),
                 timeout_ms: duration_ms(options.timeout),
@@ -181,14 +185,25 @@ impl UsersClient {
             Operation::List => &config.list_url,
         };
         let request = Target::build(url, params, &headers, &config.options)?;
-        let timeout_ms = options.timeout.map_or(config.timeout_ms, duration_ms);
+        let bounds = Bounds {
+            timeout_ms: options.timeout.map_or(config.timeout_ms, duration_ms),
+            max_body_bytes: config.options.body_limit(),
+            naming: config.options.naming,
+        };
         let mut retries_done = 0;
         loop {
             let number = retries_done + 1;
             let info = self.before_attempt(operation, &request, resolved, number);
             let sent_at = Target::now();
             let arrived = |http_status: u16| self.arrived(info.as_ref(), http_status, sent_at);
-            let attempt = Target::attempt(&request, &config.options, options, timeout_ms, &arrived);
+            let attempt = Target::attempt(
+                &request,
+                &config.transport,
+                &config.options,
+                options,
+                bounds,
+                &arrived,
+            );
             let outcome = attempt.await;
             let failed = match Target::settle(outcome, &request, options, operation, secrets) {
                 Ok(body) => return Ok(body),
@@ -215,7 +230,7 @@ impl UsersClient {
                 let delay = Duration::from_nanos((delay_ms * 1e6) as u64);
                 hook(&RetryInfo::new(operation, number, shown, delay));
             }
-            Target::pause(delay_ms, options).await;
+            Target::pause(delay_ms, options).await?;
             Target::ready(options)?;
         }
     }

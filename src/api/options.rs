@@ -25,7 +25,9 @@ use crate::error::Error;
 #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 use crate::model::Credentials;
 use crate::model::ParamsIn;
-use crate::rules::options::{DEFAULT_RETRIES, DEFAULT_TIMEOUT};
+#[cfg(any(not(target_arch = "wasm32"), target_os = "wasi"))]
+use crate::rules::options::DEFAULT_MAX_BODY_BYTES;
+use crate::rules::options::{Naming, DEFAULT_RETRIES, DEFAULT_TIMEOUT};
 use crate::rules::secrets;
 use crate::transport::Rejection;
 
@@ -157,6 +159,19 @@ pub struct ClientOptions {
     pub timeout: Duration,
     /// Extra attempts after a retryable failure. Default: 2.
     pub retries: u32,
+    /// The most bytes of an answer's body read; a larger answer fails with
+    /// [`ErrorKind::Decode`](crate::ErrorKind::Decode). `0` means no limit.
+    /// Default: 64 MiB. (Native and `wasm32-wasip2` builds: the fetch
+    /// transport of a JS host build does not cap bodies yet.)
+    #[cfg(any(not(target_arch = "wasm32"), target_os = "wasi"))]
+    pub max_body_bytes: u64,
+    /// The HTTP client the calls go through, with its connection pool:
+    /// the caller's own (for a proxy, private CA roots, a client
+    /// certificate, HTTP/2 settings). Default: one built by
+    /// [`UsersClient::new`](crate::UsersClient::new) for that client, with a
+    /// connect timeout. (Native builds only.)
+    #[cfg(not(target_arch = "wasm32"))]
+    pub http_client: Option<reqwest::Client>,
     /// `fetch`'s credentials mode. Default: the platform's (`"same-origin"`).
     /// (JS host builds only.)
     #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
@@ -167,6 +182,9 @@ pub struct ClientOptions {
     pub fetch: Option<Function>,
     /// Observers of every attempt, response and retry. Default: none.
     pub hooks: Hooks,
+    /// The names messages give the options (the JS layer and the
+    /// component set theirs).
+    pub(crate) naming: Naming,
 }
 
 impl fmt::Debug for ClientOptions {
@@ -179,6 +197,10 @@ impl fmt::Debug for ClientOptions {
             .field("params_in", &self.params_in)
             .field("timeout", &self.timeout)
             .field("retries", &self.retries);
+        #[cfg(any(not(target_arch = "wasm32"), target_os = "wasi"))]
+        shown.field("max_body_bytes", &self.max_body_bytes);
+        #[cfg(not(target_arch = "wasm32"))]
+        shown.field("http_client", &self.http_client.is_some());
         #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
         shown
             .field("credentials", &self.credentials)
@@ -189,7 +211,7 @@ impl fmt::Debug for ClientOptions {
 
 impl ClientOptions {
     /// Options with every default: `params_in: Body`, a 10 s timeout,
-    /// `retries: 2`, no headers.
+    /// `retries: 2`, a 64 MiB body limit, no headers.
     pub fn new(base_url: impl Into<String>) -> ClientOptions {
         ClientOptions {
             base_url: base_url.into(),
@@ -198,11 +220,16 @@ impl ClientOptions {
             params_in: ParamsIn::default(),
             timeout: DEFAULT_TIMEOUT,
             retries: DEFAULT_RETRIES,
+            #[cfg(any(not(target_arch = "wasm32"), target_os = "wasi"))]
+            max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            #[cfg(not(target_arch = "wasm32"))]
+            http_client: None,
             #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
             credentials: None,
             #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
             fetch: None,
             hooks: Hooks::default(),
+            naming: Naming::Rust,
         }
     }
 
@@ -252,6 +279,50 @@ impl ClientOptions {
     /// Extra attempts after a retryable failure.
     pub fn retries(mut self, retries: u32) -> Self {
         self.retries = retries;
+        self
+    }
+
+    /// The most bytes of an answer's body read (`0`: no limit): a
+    /// `Content-Length` over it is refused before the body is read, and a
+    /// body that grows past it is dropped at once; either fails the call
+    /// with [`ErrorKind::Decode`](crate::ErrorKind::Decode), never retried.
+    /// (Native and `wasm32-wasip2` builds.)
+    #[cfg(any(not(target_arch = "wasm32"), target_os = "wasi"))]
+    pub fn max_body_bytes(mut self, max_body_bytes: u64) -> Self {
+        self.max_body_bytes = max_body_bytes;
+        self
+    }
+
+    /// The body limit each attempt keeps (0: none; a JS host build reads
+    /// whole bodies).
+    pub(crate) fn body_limit(&self) -> u64 {
+        #[cfg(any(not(target_arch = "wasm32"), target_os = "wasi"))]
+        return self.max_body_bytes;
+        #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
+        return 0;
+    }
+
+    /// The caller's own HTTP client, used instead of the one
+    /// [`UsersClient::new`](crate::UsersClient::new) would build: for a
+    /// proxy, private CA roots, a client certificate or HTTP/2 settings.
+    /// The client's `timeout` and body limit still apply to each attempt.
+    /// (Native builds only.)
+    ///
+    /// ```no_run
+    /// use user_management_client::{ClientOptions, UsersClient};
+    ///
+    /// # fn run(company_root_ca_pem: &[u8]) -> Result<(), Box<dyn std::error::Error>> {
+    /// let http = reqwest::Client::builder()
+    ///     .add_root_certificate(reqwest::Certificate::from_pem(company_root_ca_pem)?)
+    ///     .build()?;
+    /// let client = UsersClient::new(
+    ///     ClientOptions::new("https://users.internal.example").http_client(http),
+    /// )?;
+    /// # Ok(()) }
+    /// ```
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn http_client(mut self, http_client: reqwest::Client) -> Self {
+        self.http_client = Some(http_client);
         self
     }
 

@@ -4,8 +4,9 @@
 
 use std::time::Duration;
 
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use crate::model::{Credentials, ParamsIn};
+use crate::platform::number;
 use crate::rules::value::{quoted, Value};
 use crate::wire::{self, Wire};
 
@@ -13,6 +14,10 @@ use crate::wire::{self, Wire};
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 /// The default `retries`: two more attempts after the first.
 pub const DEFAULT_RETRIES: u32 = 2;
+/// The default `maxBodyBytes`: 64 MiB, room for a list of 100,000 users.
+pub const DEFAULT_MAX_BODY_BYTES: u64 = 64 * 1024 * 1024;
+/// The largest `maxBodyBytes` a JS number holds exactly (2^53 - 1).
+const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 /// `setTimeout` cannot wait longer than 2^31 - 1 ms (it fires at once
 /// instead), so a longer timeout is clamped to this, about 24.8 days.
 pub const MAX_TIMER_MS: u32 = 2_147_483_647;
@@ -120,6 +125,106 @@ pub fn retries(value: &Value) -> Result<Option<u32>, Error> {
             "a whole number >= 0",
             &other.shown(),
         )),
+    }
+}
+
+/// `maxBodyBytes`: a whole number from 0 (no limit) to 2^53 - 1. `None`
+/// when not given.
+pub fn max_body_bytes(value: &Value) -> Result<Option<u64>, Error> {
+    match value {
+        Value::Undefined => Ok(None),
+        Value::Number(n)
+            if value.as_integer().is_some() && (0.0..=MAX_SAFE_INTEGER).contains(n) =>
+        {
+            Ok(Some(*n as u64))
+        }
+        other => Err(Error::invalid(
+            "maxBodyBytes",
+            "a whole number of bytes >= 0 (0 means no limit)",
+            &other.shown(),
+        )),
+    }
+}
+
+/// Which names messages give the options: those of the API the caller set
+/// them through (a timeout is `timeout` in Rust, `timeoutMs` in JS,
+/// `timeout-ms` in the component's WIT).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Naming {
+    /// The Rust API's: `timeout`, `max_body_bytes`.
+    #[default]
+    Rust,
+    /// The JS API's: `timeoutMs`, `maxBodyBytes`.
+    Js,
+    /// The WIT's: `timeout-ms`, `max-body-bytes`.
+    Wit,
+}
+
+impl Naming {
+    /// The timeout option's name.
+    pub fn timeout(self) -> &'static str {
+        match self {
+            Naming::Rust => "timeout",
+            Naming::Js => "timeoutMs",
+            Naming::Wit => "timeout-ms",
+        }
+    }
+
+    /// The body limit option's name.
+    pub fn max_body_bytes(self) -> &'static str {
+        match self {
+            Naming::Rust => "max_body_bytes",
+            Naming::Js => "maxBodyBytes",
+            Naming::Wit => "max-body-bytes",
+        }
+    }
+}
+
+/// What bounds one attempt: its timeout and how much of a body it reads,
+/// with the names the caller knows the options by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bounds {
+    /// The timeout in milliseconds (0: none), as [`duration_ms`] makes it.
+    pub timeout_ms: u32,
+    /// The most bytes of a body read (0: no limit).
+    pub max_body_bytes: u64,
+    /// The options' names in messages.
+    pub naming: Naming,
+}
+
+impl Bounds {
+    /// Whether a body of `bytes` bytes (so far, or as its
+    /// `Content-Length` says) is within the limit.
+    pub fn allows(self, bytes: u64) -> bool {
+        self.max_body_bytes == 0 || bytes <= self.max_body_bytes
+    }
+
+    /// The error of an attempt that had no answer within its timeout.
+    pub fn timed_out(self, url: &str) -> Error {
+        Error::new(
+            ErrorKind::Timeout,
+            format!(
+                "no answer within {} ({} ms) from POST {url}",
+                self.naming.timeout(),
+                self.timeout_ms
+            ),
+        )
+    }
+
+    /// The error of an answer whose body is larger than the limit: a
+    /// `decode` error with the HTTP status and no body (none was kept).
+    pub fn too_large(self, http_status: u16, url: &str) -> Error {
+        Error::new(
+            ErrorKind::Decode,
+            format!(
+                "the answer to POST {url} is larger than {} bytes, the {} option's limit (0 means none)",
+                // The host's number writer, as everywhere in messages
+                // (exact up to 2^53, more than any body).
+                number(self.max_body_bytes as f64),
+                self.naming.max_body_bytes()
+            ),
+        )
+        .with_http_status(http_status)
     }
 }
 
@@ -291,6 +396,70 @@ mod tests {
         for bad in [Value::Number(1.0), Value::Undefined] {
             let err = base_url_text(&bad).unwrap_err();
             assert_eq!(err.param(), Some("baseUrl"));
+        }
+    }
+
+    #[test]
+    fn max_body_bytes_takes_whole_numbers_from_zero_to_2p53() {
+        assert_eq!(max_body_bytes(&Value::Undefined).unwrap(), None);
+        assert_eq!(max_body_bytes(&Value::Number(0.0)).unwrap(), Some(0));
+        assert_eq!(max_body_bytes(&Value::Number(1024.0)).unwrap(), Some(1024));
+        assert_eq!(
+            max_body_bytes(&Value::Number(MAX_SAFE_INTEGER)).unwrap(),
+            Some(9_007_199_254_740_991)
+        );
+        for bad in [
+            Value::Number(-1.0),
+            Value::Number(1.5),
+            Value::Number(MAX_SAFE_INTEGER + 2.0),
+            Value::Number(f64::INFINITY),
+            Value::Number(f64::NAN),
+            s("1024"),
+            Value::Null,
+        ] {
+            let err = max_body_bytes(&bad).unwrap_err();
+            assert_eq!(err.param(), Some("maxBodyBytes"), "{bad:?}");
+            assert!(err.message().contains("0 means no limit"), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn bounds_allow_up_to_the_limit_and_name_the_callers_options() {
+        let bounds = Bounds {
+            timeout_ms: 250,
+            max_body_bytes: 100,
+            naming: Naming::Rust,
+        };
+        assert!(bounds.allows(0));
+        assert!(bounds.allows(100));
+        assert!(!bounds.allows(101));
+        assert!(!bounds.allows(u64::MAX));
+        let none = Bounds {
+            max_body_bytes: 0,
+            ..bounds
+        };
+        assert!(none.allows(u64::MAX));
+        let err = bounds.too_large(200, "http://h/api/users");
+        assert_eq!(err.kind(), ErrorKind::Decode);
+        assert_eq!(err.http_status(), Some(200));
+        assert_eq!(err.body(), None);
+        assert_eq!(
+            err.message(),
+            "the answer to POST http://h/api/users is larger than 100 bytes, the max_body_bytes option's limit (0 means none)"
+        );
+        let err = bounds.timed_out("http://h/api/users");
+        assert_eq!(err.kind(), ErrorKind::Timeout);
+        assert_eq!(
+            err.message(),
+            "no answer within timeout (250 ms) from POST http://h/api/users"
+        );
+        for (naming, timeout, limit) in [
+            (Naming::Js, "timeoutMs", "maxBodyBytes"),
+            (Naming::Wit, "timeout-ms", "max-body-bytes"),
+        ] {
+            let named = Bounds { naming, ..bounds };
+            assert!(named.timed_out("u").message().contains(timeout));
+            assert!(named.too_large(200, "u").message().contains(limit));
         }
     }
 

@@ -25,6 +25,7 @@ use crate::api::options::{CallOptions, ClientOptions, HeaderList, HeaderProvider
 use crate::error::Error;
 use crate::model::{Envelope, Operation};
 use crate::rules::headers::Resolved;
+use crate::rules::options::Bounds;
 
 #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 pub(crate) mod fetch;
@@ -72,12 +73,9 @@ pub(crate) enum Retry {
     /// What the retry rule says, given the answer's `Retry-After`, if any.
     AsTheRuleSays(Option<String>),
     /// Nothing: a setup error (the host has no `fetch`, or it answered
-    /// something that is not a response), which every attempt would meet.
-    /// (Only the fetch transport has such errors.)
-    #[cfg_attr(
-        not(all(target_arch = "wasm32", not(target_os = "wasi"))),
-        allow(dead_code)
-    )]
+    /// something that is not a response; natively a tokio runtime without
+    /// the driver the HTTP client needs), which every attempt would meet.
+    #[cfg_attr(all(target_arch = "wasm32", target_os = "wasi"), allow(dead_code))]
     Never,
 }
 
@@ -111,7 +109,12 @@ pub(crate) trait Transport {
     type Headers: Clone;
     /// A call's request, ready for its attempts.
     type Request;
+    /// What a client keeps of this transport for all its calls (natively
+    /// its HTTP client, with the connection pool).
+    type Client;
 
+    /// What a client made with `options` keeps of this transport.
+    fn client(options: &ClientOptions) -> Result<Self::Client, Error>;
     /// The base URL as the platform's URL parser writes it, or a
     /// `validation` error.
     fn base_href(url: &str) -> Result<String, Error>;
@@ -141,15 +144,17 @@ pub(crate) trait Transport {
     /// What an attempt came to, before [`Transport::settle`] judges it.
     type Outcome;
 
-    /// One attempt: `timeout_ms` (0: none) covers the response and its
-    /// body; `arrived` is told the HTTP status when the response headers
-    /// are there. (The future is the transport's own, not wrapped: the
-    /// loop awaits it, then settles what it came to.)
+    /// One attempt: the timeout of `bounds` (0: none) covers the response
+    /// and its body, and no more of a body than its limit is read;
+    /// `arrived` is told the HTTP status when the response headers are
+    /// there. (The future is the transport's own, not wrapped: the loop
+    /// awaits it, then settles what it came to.)
     fn attempt<'a>(
         request: &'a Self::Request,
-        client: &'a ClientOptions,
+        client: &'a Self::Client,
+        options: &'a ClientOptions,
         call: &'a CallOptions,
-        timeout_ms: u32,
+        bounds: Bounds,
         arrived: Arrived<'a>,
     ) -> impl Future<Output = Self::Outcome> + 'a;
     /// What an attempt came to, judged by the envelope rules: the body of a
@@ -163,8 +168,9 @@ pub(crate) trait Transport {
     ) -> Result<Self::Body, Failed>;
     /// Waits `ms` milliseconds before the next attempt, or less if the call
     /// ends first (a JS host: its signal aborts); the loop then asks
-    /// [`Transport::ready`] whether to go on.
-    fn pause(ms: f64, call: &CallOptions) -> impl Future;
+    /// [`Transport::ready`] whether to go on. It fails only where the
+    /// runtime cannot wait (natively: a tokio runtime without timers).
+    fn pause(ms: f64, call: &CallOptions) -> impl Future<Output = Result<(), Rejection>>;
     /// A point on this target's monotonic clock.
     type Instant: Copy;
 

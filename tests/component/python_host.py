@@ -34,6 +34,7 @@ def options(given):
         "headers": [tuple(pair) for pair in given.get("headers", [])],
         "timeout-ms": given.get("timeoutMs"),
         "retries": given.get("retries"),
+        "max-body-bytes": given.get("maxBodyBytes"),
     })
 
 

@@ -25,12 +25,13 @@ const option = (value, write) => (value === undefined || value === null ? "none"
 const record = (fields) => `{${fields.map(([name, value]) => `${name}: ${value}`).join(", ")}}`;
 
 /** The client-options record. */
-export function options({ baseUrl, headers = [], timeoutMs, retries }) {
+export function options({ baseUrl, headers = [], timeoutMs, retries, maxBodyBytes }) {
   return record([
     ["base-url", string(baseUrl)],
     ["headers", `[${headers.map(([name, value]) => `(${string(name)}, ${string(value)})`).join(", ")}]`],
     ["timeout-ms", option(timeoutMs, String)],
     ["retries", option(retries, String)],
+    ["max-body-bytes", option(maxBodyBytes, String)],
   ]);
 }
 

@@ -33,6 +33,7 @@ use crate::api::options::{CallOptions, ClientOptions, HeaderList, HeaderProvider
 use crate::error::{Error, ErrorKind};
 use crate::model::{Envelope, Operation};
 use crate::rules::headers::Resolved;
+use crate::rules::options::Bounds;
 use crate::rules::value::Value;
 use crate::transport::{Arrived, Failed, Retry, Transport};
 
@@ -57,6 +58,12 @@ impl Transport for Fetch {
     type Body = JsValue;
     type Headers = Headers;
     type Request = Request;
+    /// Nothing: the `fetch` option is read from the options at each attempt.
+    type Client = ();
+
+    fn client(_options: &ClientOptions) -> Result<(), Error> {
+        Ok(())
+    }
 
     fn base_href(url: &str) -> Result<String, Error> {
         request::base_href(url)
@@ -110,13 +117,20 @@ impl Transport for Fetch {
 
     fn attempt<'a>(
         request: &'a Request,
-        client: &'a ClientOptions,
+        _client: &'a (),
+        options: &'a ClientOptions,
         call: &'a CallOptions,
-        timeout_ms: u32,
+        bounds: Bounds,
         arrived: Arrived<'a>,
     ) -> impl Future<Output = Result<Answer, Failure>> + 'a {
         let signal = call.signal.as_ref();
-        attempt(request, client.fetch.as_ref(), timeout_ms, signal, arrived)
+        attempt(
+            request,
+            options.fetch.as_ref(),
+            bounds.timeout_ms,
+            signal,
+            arrived,
+        )
     }
 
     fn settle(
@@ -135,8 +149,11 @@ impl Transport for Fetch {
         )
     }
 
-    fn pause(ms: f64, call: &CallOptions) -> impl Future {
-        Stop::new(Some(ms as u32), call.signal.as_ref()).wait()
+    async fn pause(ms: f64, call: &CallOptions) -> Result<(), Rejection> {
+        Stop::new(Some(ms as u32), call.signal.as_ref())
+            .wait()
+            .await;
+        Ok(())
     }
 
     /// Milliseconds from `performance.now()`.

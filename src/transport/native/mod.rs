@@ -5,26 +5,42 @@
 //! the request and the answer are the ones the WASI transport uses
 //! (`transport/plain/`: JSON through serde_json, URLs through `url`).
 //!
-//! Calls must run inside a tokio runtime (reqwest's connections and the
-//! timers are tokio's); outside one a call fails at once with a `network`
-//! error saying so. Dropping a call's future drops its request.
+//! Each client has its own `reqwest::Client` (its connection pool): the
+//! caller's, or one built with a connect timeout. Calls must run inside a
+//! tokio runtime with its IO and time drivers (reqwest's connections and
+//! the timers are tokio's); outside one a call fails at once with a
+//! `network` error saying so. tokio cannot be asked whether a runtime has
+//! its drivers (it panics where one is missing), so an attempt and a pause
+//! run under `catch_unwind`: such a panic becomes a `network` error that
+//! quotes tokio's own words on what to enable, and is not retried. (In a
+//! program built with `panic = "abort"` nothing can catch it.) Dropping a
+//! call's future drops its request and its connection.
 
 use std::collections::hash_map::RandomState;
 use std::future::Future;
 use std::hash::{BuildHasher, Hasher};
-use std::sync::OnceLock;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::pin::pin;
+use std::task::Poll;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use crate::error::{Cause, Error, ErrorKind};
+use crate::api::options::ClientOptions;
+use crate::error::{Error, ErrorKind};
+use crate::rules::options::Bounds;
 use crate::rules::retry::is_retryable_status;
-use crate::transport::plain::answer::{body_text, Answer};
+use crate::transport::plain::answer::{Answer, Collected};
 use crate::transport::plain::http::Http;
 use crate::transport::plain::request::Request;
-use crate::transport::Arrived;
+use crate::transport::{Arrived, Failed, Retry};
 
 /// What a call made outside a tokio runtime fails with.
 const NEEDS_TOKIO: &str = "natively this client calls the API through reqwest on tokio: \
-     call it inside a tokio runtime (with its time driver enabled)";
+     call it inside a tokio runtime with its IO and time drivers enabled \
+     (`#[tokio::main]`, or `enable_all()` on the runtime builder)";
+
+/// How long a client that builds its own HTTP client waits for a
+/// connection (each attempt's timeout still covers the whole exchange).
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The transport through reqwest on tokio (the call loop's `Transport`
 /// as an [`Http`]).
@@ -32,6 +48,23 @@ pub struct Native;
 
 impl Http for Native {
     type Instant = Instant;
+    type Client = reqwest::Client;
+
+    fn client(options: &ClientOptions) -> Result<reqwest::Client, Error> {
+        if let Some(client) = &options.http_client {
+            return Ok(client.clone());
+        }
+        reqwest::Client::builder()
+            .connect_timeout(CONNECT_TIMEOUT)
+            .build()
+            .map_err(|error| {
+                Error::new(
+                    ErrorKind::Network,
+                    format!("the HTTP client could not be built: {error}"),
+                )
+                .with_transport_source(error)
+            })
+    }
 
     fn ready() -> Result<(), Error> {
         // reqwest and tokio's timers panic outside a runtime: a call there
@@ -42,16 +75,24 @@ impl Http for Native {
         Ok(())
     }
 
-    fn attempt<'a>(
-        request: &'a Request,
-        timeout_ms: u32,
-        arrived: Arrived<'a>,
-    ) -> impl Future<Output = Result<Answer, Error>> + 'a {
-        attempt(request, timeout_ms, arrived)
+    async fn attempt(
+        request: &Request,
+        client: &reqwest::Client,
+        bounds: Bounds,
+        arrived: Arrived<'_>,
+    ) -> Result<Answer, Failed> {
+        match unwound(attempt(request, client, bounds, arrived)).await {
+            Ok(outcome) => Ok(outcome?),
+            Err(failed) => Err(failed),
+        }
     }
 
-    fn pause(ms: f64) -> impl Future {
-        tokio::time::sleep(Duration::from_secs_f64(ms.max(0.0) / 1_000.0))
+    async fn pause(ms: f64) -> Result<(), Error> {
+        let sleep =
+            async { tokio::time::sleep(Duration::from_secs_f64(ms.max(0.0) / 1_000.0)).await };
+        unwound(sleep)
+            .await
+            .map_err(|failed| failed.rejection.error)
     }
 
     fn now() -> Instant {
@@ -81,49 +122,66 @@ impl Http for Native {
     }
 }
 
-/// The one reqwest client every call shares (its connection pool).
-fn client() -> Result<&'static reqwest::Client, Error> {
-    static CLIENT: OnceLock<Result<reqwest::Client, String>> = OnceLock::new();
-    CLIENT
-        .get_or_init(|| {
-            reqwest::Client::builder()
-                .build()
-                .map_err(|e| e.to_string())
-        })
-        .as_ref()
-        .map_err(|detail| {
-            Error::new(
-                ErrorKind::Network,
-                format!("the HTTP client could not be built: {detail}"),
-            )
-        })
+/// Polls `future` to its end, turning a panic inside it (tokio's, for a
+/// runtime without a driver it needs) into a `network` error that quotes
+/// the panic's message and is not retried.
+async fn unwound<F: Future>(future: F) -> Result<F::Output, Failed> {
+    let mut future = pin!(future);
+    std::future::poll_fn(
+        |cx| match catch_unwind(AssertUnwindSafe(|| future.as_mut().poll(cx))) {
+            Ok(Poll::Ready(output)) => Poll::Ready(Ok(output)),
+            Ok(Poll::Pending) => Poll::Pending,
+            Err(panic) => {
+                let said = panic
+                    .downcast_ref::<&str>()
+                    .map(|text| text.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                let error = Error::new(
+                    ErrorKind::Network,
+                    format!("the call could not run on this tokio runtime: {said}"),
+                );
+                Poll::Ready(Err(Failed {
+                    rejection: error.into(),
+                    retry: Retry::Never,
+                }))
+            }
+        },
+    )
+    .await
 }
 
-/// Sends `request` as a `POST` and reads the whole answer: `timeout_ms`
-/// (0: none) covers the response and its body; `arrived` is told the HTTP
-/// status as soon as the response headers are there.
+/// Sends `request` as a `POST` through `client` and reads the whole answer:
+/// the timeout of `bounds` (0: none) covers the response and its body, of
+/// which no more than the limit is read; `arrived` is told the HTTP status
+/// as soon as the response headers are there.
 async fn attempt(
     request: &Request,
-    timeout_ms: u32,
+    client: &reqwest::Client,
+    bounds: Bounds,
     arrived: Arrived<'_>,
 ) -> Result<Answer, Error> {
-    let exchange = exchange(request, arrived);
-    if timeout_ms == 0 {
+    let exchange = exchange(request, client, bounds, arrived);
+    if bounds.timeout_ms == 0 {
         return exchange.await;
     }
-    match tokio::time::timeout(Duration::from_millis(u64::from(timeout_ms)), exchange).await {
+    let timeout = Duration::from_millis(u64::from(bounds.timeout_ms));
+    match tokio::time::timeout(timeout, exchange).await {
         Ok(outcome) => outcome,
-        Err(_) => Err(Error::new(
-            ErrorKind::Timeout,
-            format!("no answer within timeoutMs from POST {}", request.url),
-        )),
+        Err(_) => Err(bounds.timed_out(&request.url)),
     }
 }
 
-/// One request and its whole answer.
-async fn exchange(request: &Request, arrived: Arrived<'_>) -> Result<Answer, Error> {
+/// One request and its whole answer. An error drops the response, and with
+/// it the connection, at once.
+async fn exchange(
+    request: &Request,
+    client: &reqwest::Client,
+    bounds: Bounds,
+    arrived: Arrived<'_>,
+) -> Result<Answer, Error> {
     let url = &request.url;
-    let mut builder = client()?.post(url);
+    let mut builder = client.post(url);
     for (name, value) in &request.headers {
         // Header values go out as `fetch` sends them: one byte per
         // character, all of them Latin-1 (the rules allow no other).
@@ -136,10 +194,10 @@ async fn exchange(request: &Request, arrived: Arrived<'_>) -> Result<Answer, Err
     if !request.body.is_empty() {
         builder = builder.body(request.body.clone());
     }
-    let response = builder
+    let mut response = builder
         .send()
         .await
-        .map_err(|error| network(url, "the request", &error))?;
+        .map_err(|error| network(url, "the request", error))?;
     let http_status = response.status().as_u16();
     arrived(http_status);
     let retry_after = if is_retryable_status(http_status) {
@@ -153,22 +211,27 @@ async fn exchange(request: &Request, arrived: Arrived<'_>) -> Result<Answer, Err
     } else {
         None
     };
-    let bytes = response
-        .bytes()
+    let mut body = Collected::new(bounds, http_status, url, response.content_length())?;
+    while let Some(chunk) = response
+        .chunk()
         .await
-        .map_err(|error| network(url, "reading the body", &error))?;
+        .map_err(|error| network(url, "reading the body", error))?
+    {
+        body.push(&chunk)?;
+    }
     Ok(Answer {
         http_status,
-        text: body_text(bytes.to_vec()),
+        text: body.text(),
         retry_after,
     })
 }
 
 /// A `network` error: `what` failed for `url`, with the reasons the error
-/// and its sources give (`Connection refused`).
-fn network(url: &str, what: &str, error: &reqwest::Error) -> Error {
+/// and its sources give (`Connection refused`); the `reqwest::Error` is
+/// its source.
+fn network(url: &str, what: &str, error: reqwest::Error) -> Error {
     let mut detail = error.to_string();
-    let mut source = std::error::Error::source(error);
+    let mut source = std::error::Error::source(&error);
     while let Some(cause) = source {
         detail.push_str(": ");
         detail.push_str(&cause.to_string());
@@ -178,5 +241,5 @@ fn network(url: &str, what: &str, error: &reqwest::Error) -> Error {
         ErrorKind::Network,
         format!("{what} failed for POST {url}: {detail}"),
     )
-    .with_source(Cause::new(detail))
+    .with_transport_source(error)
 }

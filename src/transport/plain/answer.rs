@@ -8,6 +8,7 @@ use serde_json::Value as Json;
 use crate::error::{Error, ErrorKind};
 use crate::model::{Envelope, Operation};
 use crate::rules::envelope::{error_body, judge as judge_envelope, EnvelopeView};
+use crate::rules::options::Bounds;
 use crate::rules::value::Value;
 
 /// A response that arrived, with its whole body.
@@ -18,6 +19,55 @@ pub struct Answer {
     pub text: String,
     /// `Retry-After`, read only where the status is one that is retried.
     pub retry_after: Option<String>,
+}
+
+/// A body as it arrives, held only while it is within the attempt's
+/// limit: each chunk is checked before it is kept, so no more than the
+/// limit and the chunk in hand is ever held.
+pub struct Collected<'a> {
+    bytes: Vec<u8>,
+    bounds: Bounds,
+    http_status: u16,
+    url: &'a str,
+}
+
+impl<'a> Collected<'a> {
+    /// An empty body of an answer with `http_status` to `url`, whose
+    /// `Content-Length` (if it sent one) is `length`: one over the limit is
+    /// refused before anything is read.
+    pub fn new(
+        bounds: Bounds,
+        http_status: u16,
+        url: &'a str,
+        length: Option<u64>,
+    ) -> Result<Collected<'a>, Error> {
+        if let Some(length) = length {
+            if !bounds.allows(length) {
+                return Err(bounds.too_large(http_status, url));
+            }
+        }
+        Ok(Collected {
+            bytes: Vec::new(),
+            bounds,
+            http_status,
+            url,
+        })
+    }
+
+    /// Keeps `chunk`, or fails if the body would grow past the limit.
+    pub fn push(&mut self, chunk: &[u8]) -> Result<(), Error> {
+        let total = (self.bytes.len() as u64).saturating_add(chunk.len() as u64);
+        if !self.bounds.allows(total) {
+            return Err(self.bounds.too_large(self.http_status, self.url));
+        }
+        self.bytes.extend_from_slice(chunk);
+        Ok(())
+    }
+
+    /// The whole body, as `fetch`'s `text()` decodes it.
+    pub fn text(self) -> String {
+        body_text(self.bytes)
+    }
 }
 
 /// A body's bytes as `fetch`'s `text()` decodes them: UTF-8 without a

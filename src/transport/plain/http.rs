@@ -14,6 +14,7 @@ use crate::api::options::{CallOptions, ClientOptions, HeaderList, HeaderProvider
 use crate::error::Error;
 use crate::model::{Envelope, Operation};
 use crate::rules::headers::Resolved;
+use crate::rules::options::Bounds;
 use crate::transport::plain::answer::{self, Answer};
 use crate::transport::plain::request::{self, Headers, Params, Request};
 use crate::transport::{Arrived, Failed, Rejection, Retry, Transport};
@@ -22,19 +23,25 @@ use crate::transport::{Arrived, Failed, Rejection, Retry, Transport};
 pub(crate) trait Http {
     /// A point on the target's monotonic clock.
     type Instant: Copy;
+    /// What a client keeps for all its calls (natively its HTTP client).
+    type Client;
 
+    /// What a client made with `options` keeps.
+    fn client(options: &ClientOptions) -> Result<Self::Client, Error>;
     /// Whether a call may start here (natively: inside a tokio runtime).
     fn ready() -> Result<(), Error>;
-    /// Sends `request` as a `POST` and reads the whole answer: `timeout_ms`
-    /// (0: none) covers the response and its body; `arrived` is told the
-    /// HTTP status as soon as the response headers are there.
+    /// Sends `request` as a `POST` through `client` and reads the whole
+    /// answer: the timeout of `bounds` (0: none) covers the response and
+    /// its body, and no more of a body than its limit is read; `arrived`
+    /// is told the HTTP status as soon as the response headers are there.
     fn attempt<'a>(
         request: &'a Request,
-        timeout_ms: u32,
+        client: &'a Self::Client,
+        bounds: Bounds,
         arrived: Arrived<'a>,
-    ) -> impl Future<Output = Result<Answer, Error>> + 'a;
-    /// Waits `ms` milliseconds.
-    fn pause(ms: f64) -> impl Future;
+    ) -> impl Future<Output = Result<Answer, Failed>> + 'a;
+    /// Waits `ms` milliseconds, or fails if this runtime cannot.
+    fn pause(ms: f64) -> impl Future<Output = Result<(), Error>>;
     /// The time now on the monotonic clock.
     fn now() -> Self::Instant;
     /// The time from `earlier` to now on the monotonic clock.
@@ -50,6 +57,11 @@ impl<H: Http> Transport for H {
     type Body = String;
     type Headers = Headers;
     type Request = Request;
+    type Client = H::Client;
+
+    fn client(options: &ClientOptions) -> Result<H::Client, Error> {
+        H::client(options)
+    }
 
     fn base_href(url: &str) -> Result<String, Error> {
         request::base_href(url)
@@ -97,20 +109,21 @@ impl<H: Http> Transport for H {
         provider.provide().await
     }
 
-    type Outcome = Result<Answer, Error>;
+    type Outcome = Result<Answer, Failed>;
 
     fn attempt<'a>(
         request: &'a Request,
-        _client: &'a ClientOptions,
+        client: &'a H::Client,
+        _options: &'a ClientOptions,
         _call: &'a CallOptions,
-        timeout_ms: u32,
+        bounds: Bounds,
         arrived: Arrived<'a>,
-    ) -> impl Future<Output = Result<Answer, Error>> + 'a {
-        H::attempt(request, timeout_ms, arrived)
+    ) -> impl Future<Output = Result<Answer, Failed>> + 'a {
+        H::attempt(request, client, bounds, arrived)
     }
 
     fn settle(
-        outcome: Result<Answer, Error>,
+        outcome: Result<Answer, Failed>,
         _request: &Request,
         _call: &CallOptions,
         operation: Operation,
@@ -124,8 +137,8 @@ impl<H: Http> Transport for H {
         })
     }
 
-    fn pause(ms: f64, _call: &CallOptions) -> impl Future {
-        H::pause(ms)
+    async fn pause(ms: f64, _call: &CallOptions) -> Result<(), Rejection> {
+        Ok(H::pause(ms).await?)
     }
 
     type Instant = H::Instant;

@@ -41,14 +41,14 @@ use wstd::future::FutureExt;
 use wstd::runtime::AsyncPollable;
 use wstd::time::{Duration, Timer};
 
-use std::future::Future;
-
+use crate::api::options::ClientOptions;
 use crate::error::{Cause, Error, ErrorKind};
+use crate::rules::options::Bounds;
 use crate::rules::retry::is_retryable_status;
-use crate::transport::plain::answer::{body_text, Answer};
+use crate::transport::plain::answer::{Answer, Collected};
 use crate::transport::plain::http::Http;
 use crate::transport::plain::request::Request;
-use crate::transport::Arrived;
+use crate::transport::{Arrived, Failed};
 
 /// The transport through `wasi:http` and `wasi:clocks`, on wstd's reactor.
 /// (A WASI host has no `fetch` option and no signal.)
@@ -56,6 +56,12 @@ pub struct Wasi;
 
 impl Http for Wasi {
     type Instant = monotonic_clock::Instant;
+    /// Nothing: `wasi:http` has no client to keep.
+    type Client = ();
+
+    fn client(_options: &ClientOptions) -> Result<(), Error> {
+        Ok(())
+    }
 
     fn ready() -> Result<(), Error> {
         Ok(())
@@ -63,14 +69,16 @@ impl Http for Wasi {
 
     async fn attempt(
         request: &Request,
-        timeout_ms: u32,
+        _client: &(),
+        bounds: Bounds,
         arrived: Arrived<'_>,
-    ) -> Result<Answer, Error> {
-        attempt(request, timeout_ms, arrived).await
+    ) -> Result<Answer, Failed> {
+        Ok(attempt(request, bounds, arrived).await?)
     }
 
-    fn pause(ms: f64) -> impl Future {
-        sleep_ms(ms)
+    async fn pause(ms: f64) -> Result<(), Error> {
+        sleep_ms(ms).await;
+        Ok(())
     }
 
     fn now() -> monotonic_clock::Instant {
@@ -93,63 +101,79 @@ impl Http for Wasi {
 /// How much of the body one read asks for.
 const READ_CHUNK: u64 = 64 * 1024;
 
-/// Sends `request` as a `POST` and reads the whole answer: `timeout_ms`
-/// (0: none) covers the response and its body; `arrived` is told the HTTP
-/// status as soon as the response headers are there. A failure is a
-/// `network` error, no answer in time a `timeout` error (the exchange is
-/// then dropped, and with it the request).
+/// Sends `request` as a `POST` and reads the whole answer: the timeout of
+/// `bounds` (0: none) covers the response and its body, of which no more
+/// than the limit is read; `arrived` is told the HTTP status as soon as the
+/// response headers are there. A failure is a `network` error, no answer
+/// in time a `timeout` error (the exchange is then dropped, and with it the
+/// request).
 pub async fn attempt(
     request: &Request,
-    timeout_ms: u32,
+    bounds: Bounds,
     arrived: &dyn Fn(u16),
 ) -> Result<Answer, Error> {
-    let exchange = exchange(request, arrived);
-    if timeout_ms == 0 {
+    let exchange = exchange(request, bounds, arrived);
+    if bounds.timeout_ms == 0 {
         return exchange.await;
     }
     match exchange
-        .timeout(Duration::from_millis(u64::from(timeout_ms)))
+        .timeout(Duration::from_millis(u64::from(bounds.timeout_ms)))
         .await
     {
         Ok(outcome) => outcome,
-        Err(_) => Err(Error::new(
-            ErrorKind::Timeout,
-            format!("no answer within timeoutMs from POST {}", request.url),
-        )),
+        Err(_) => Err(bounds.timed_out(&request.url)),
     }
 }
 
-/// One request and its whole answer.
-async fn exchange(request: &Request, arrived: &dyn Fn(u16)) -> Result<Answer, Error> {
+/// One request and its whole answer, in the order a host expects (as
+/// `wstd::http::Client` does): the request handed to
+/// `outgoing-handler::handle` first, then its body streamed and finished,
+/// then the response awaited. A host that buffers only a few chunks of a
+/// body sends them as they come.
+async fn exchange(
+    request: &Request,
+    bounds: Bounds,
+    arrived: &dyn Fn(u16),
+) -> Result<Answer, Error> {
     let Request { url, headers, body } = request;
     let outgoing_request = outgoing(url, headers)?;
     let outgoing_body = outgoing_request
         .body()
         .map_err(|()| refused(url, "the request body"))?;
-    send_body(&outgoing_body, body, url).await?;
-    OutgoingBody::finish(outgoing_body, None)
-        .map_err(|code| network(url, "wasi:http", code_detail(&code)))?;
     let future = outgoing_handler::handle(outgoing_request, None)
         .map_err(|code| network(url, "wasi:http", code_detail(&code)))?;
+    let sent = match send_body(&outgoing_body, body, url).await {
+        Ok(()) => OutgoingBody::finish(outgoing_body, None)
+            .map_err(|code| network(url, "wasi:http", code_detail(&code))),
+        Err(error) => {
+            drop(outgoing_body);
+            Err(error)
+        }
+    };
     {
         // The future's pollable, dropped before the future.
         let ready = AsyncPollable::new(future.subscribe());
         ready.wait_for().await;
     }
+    // A request the host could not make fails its body's stream too; the
+    // response's error code says why, so it wins.
     let response = match future.get() {
         Some(Ok(Ok(response))) => response,
         Some(Ok(Err(code))) => return Err(network(url, "wasi:http", code_detail(&code))),
         Some(Err(())) | None => return Err(refused(url, "the response")),
     };
+    sent?;
     let http_status = response.status();
     arrived(http_status);
     let retry_after = is_retryable_status(http_status)
         .then(|| header(&response, "retry-after"))
         .flatten();
+    let length = header(&response, "content-length").and_then(|value| value.trim().parse().ok());
+    let collected = Collected::new(bounds, http_status, url, length)?;
     let incoming = response
         .consume()
         .map_err(|()| refused(url, "the response body"))?;
-    let text = read_body(&incoming, url).await?;
+    let text = read_body(&incoming, collected, url).await?;
     Ok(Answer {
         http_status,
         text,
@@ -267,36 +291,41 @@ fn header(response: &IncomingResponse, name: &str) -> Option<String> {
     Some(values.join(", "))
 }
 
-/// Reads the whole body, waiting on the stream's pollable whenever it has
-/// nothing yet (the attempt's timeout covers these waits).
+/// Reads the whole body into `collected`, waiting on the stream's pollable
+/// whenever it has nothing yet (the attempt's timeout covers these waits);
+/// a body that grows past the limit ends the read at once, and dropping
+/// the stream and the body then drops the connection.
 ///
 /// Before each wait, a `poll` that returns at once (a clock pollable that
 /// is already ready beside a second pollable of the stream): jco's Node
 /// host refreshes a stream's readiness only inside `poll`, and its
 /// `pollable.ready()`, which wstd's reactor asks first, would say "ready"
 /// for ever to a stream that has nothing, and this loop would spin.
-async fn read_body(body: &IncomingBody, url: &str) -> Result<String, Error> {
+async fn read_body(
+    body: &IncomingBody,
+    mut collected: Collected<'_>,
+    url: &str,
+) -> Result<String, Error> {
     let stream: InputStream = body
         .stream()
         .map_err(|()| refused(url, "the response body's stream"))?;
     let ready = AsyncPollable::new(stream.subscribe());
     let probe = stream.subscribe();
     let now = monotonic_clock::subscribe_duration(0);
-    let mut bytes = Vec::new();
     loop {
         match stream.read(READ_CHUNK) {
             Ok(chunk) if chunk.is_empty() => {
                 poll(&[&probe, &now]);
                 ready.wait_for().await;
             }
-            Ok(chunk) => bytes.extend_from_slice(&chunk),
+            Ok(chunk) => collected.push(&chunk)?,
             Err(StreamError::Closed) => break,
             Err(error) => {
                 return Err(network(url, "reading the body", stream_detail(error)));
             }
         }
     }
-    Ok(body_text(bytes))
+    Ok(collected.text())
 }
 
 /// A `network` error: `what` failed for `url`, for the reason `detail`.

@@ -1,0 +1,226 @@
+//! The native transport's limits and the runtime it needs, against the
+//! reference server: the body limit (an endless body, a `Content-Length`
+//! over it), a cancelled call's request gone (the server's own record), a
+//! tokio runtime without a driver, one client on two runtimes in turn, and
+//! errors a Rust caller can read (`source()` a `reqwest::Error`, messages
+//! naming the Rust options).
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use std::time::Duration;
+
+use common::server;
+use user_management_client::{CallOptions, ClientOptions, CountParams, ErrorKind, UsersClient};
+
+async fn count(client: &UsersClient) -> Result<u64, user_management_client::Error> {
+    let none = CallOptions::default();
+    let envelope = client.count_users(&CountParams::default(), &none).await?;
+    Ok(envelope.result.total_users)
+}
+
+#[tokio::test]
+async fn an_endless_body_ends_at_the_default_limit_and_the_client_goes_on() {
+    let server = server();
+    let options = ClientOptions::new(format!("{}/faults/endless/native", server.url));
+    let endless = UsersClient::new(options).expect("client");
+    let error = count(&endless).await.unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Decode, "{error}");
+    assert_eq!(error.http_status(), Some(200));
+    assert_eq!(error.body(), None);
+    assert!(
+        error
+            .message()
+            .contains("larger than 67108864 bytes, the max_body_bytes option"),
+        "{error}"
+    );
+    // Never retried: one request.
+    assert_eq!(server.recorded("endless", "native", "attempts").await, 1);
+    // The next call of the same process answers.
+    let ok = UsersClient::new(ClientOptions::new(&server.url)).expect("client");
+    assert_eq!(count(&ok).await.expect("count"), 1000);
+}
+
+#[tokio::test]
+async fn a_body_limit_of_its_own_and_zero_for_none() {
+    let server = server();
+    let small = |scenario: &str, limit: u64| {
+        let base = format!("{}/faults/{scenario}/native-limit", server.url);
+        UsersClient::new(ClientOptions::new(base).max_body_bytes(limit).retries(0)).expect("client")
+    };
+    // `endless` has no Content-Length: cut while reading.
+    let error = count(&small("endless", 100_000)).await.unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Decode);
+    assert!(
+        error.message().contains("larger than 100000 bytes"),
+        "{error}"
+    );
+    // `big` says 10 MiB in its Content-Length: refused before reading.
+    let error = count(&small("big", 1_000_000)).await.unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Decode);
+    assert!(
+        error.message().contains("larger than 1000000 bytes"),
+        "{error}"
+    );
+    // A limit the body fits: the usual verdict on it (not JSON).
+    let error = count(&small("big", 10 * 1024 * 1024)).await.unwrap_err();
+    assert!(!error.message().contains("larger than"), "{error}");
+    // A body exactly at the limit is read.
+    let ok = r#"{"status":200,"result":{"totalUsers":7}}"#.len() as u64;
+    assert_eq!(count(&small("ok", ok)).await.expect("at the limit"), 7);
+    let error = count(&small("ok", ok - 1)).await.unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Decode);
+    // 0: no limit.
+    let error = count(&small("big", 0)).await.unwrap_err();
+    assert!(!error.message().contains("larger than"), "{error}");
+}
+
+#[tokio::test]
+async fn a_dropped_call_closes_its_connection_before_the_answer() {
+    let server = server();
+    // No timeout: only the drop can end the request before the 30 s answer.
+    let options = ClientOptions::new(format!("{}/faults/held/native-drop", server.url))
+        .timeout(Duration::ZERO)
+        .retries(0);
+    let client = UsersClient::new(options).expect("client");
+    let params = CountParams::default();
+    let none = CallOptions::default();
+    // Boxed, so that `drop` drops the call itself.
+    let mut call = Box::pin(client.count_users(&params, &none));
+    // Poll the call until the server has its request, then drop it.
+    while server.recorded("held", "native-drop", "attempts").await == 0 {
+        tokio::select! {
+            _ = &mut call => panic!("the held call answered"),
+            _ = tokio::time::sleep(Duration::from_millis(20)) => {}
+        }
+    }
+    drop(call);
+    // The server's own record: the request's connection closed. Asked up
+    // to 250 times, 20 ms apart: a request still open answers only after
+    // 30 s, as "answered", never as "closed".
+    let mut closed = 0;
+    for _ in 0..250 {
+        closed = server.recorded("held", "native-drop", "closed").await;
+        if closed > 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(closed, 1);
+}
+
+#[test]
+fn a_runtime_without_timers_or_io_gets_an_error_that_says_what_to_enable() {
+    let server = server();
+    for (runtime, enable) in [
+        (
+            tokio::runtime::Builder::new_current_thread()
+                .enable_io()
+                .build()
+                .expect("runtime"),
+            "enable_time",
+        ),
+        (
+            tokio::runtime::Builder::new_current_thread()
+                .enable_time()
+                .build()
+                .expect("runtime"),
+            "enable_io",
+        ),
+    ] {
+        let client = UsersClient::new(ClientOptions::new(&server.url)).expect("client");
+        let error = runtime.block_on(count(&client)).unwrap_err();
+        assert_eq!(error.kind(), ErrorKind::Network, "{error}");
+        assert!(error.message().contains(enable), "{error}");
+    }
+    // Outside any runtime: the same kind, saying to use one.
+    let client = UsersClient::new(ClientOptions::new(&server.url)).expect("client");
+    let error = futures_lite_block_on(count(&client)).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Network);
+    assert!(error.message().contains("tokio runtime"), "{error}");
+}
+
+/// Polls a future to its end on this thread, outside any tokio runtime.
+fn futures_lite_block_on<F: std::future::Future>(future: F) -> F::Output {
+    use std::task::{Context, Poll, Wake, Waker};
+    struct Unpark(std::thread::Thread);
+    impl Wake for Unpark {
+        fn wake(self: std::sync::Arc<Self>) {
+            self.0.unpark();
+        }
+    }
+    let waker = Waker::from(std::sync::Arc::new(Unpark(std::thread::current())));
+    let mut cx = Context::from_waker(&waker);
+    let mut future = std::pin::pin!(future);
+    loop {
+        if let Poll::Ready(output) = future.as_mut().poll(&mut cx) {
+            return output;
+        }
+        std::thread::park();
+    }
+}
+
+#[test]
+fn one_client_on_two_runtimes_in_turn() {
+    let server = server();
+    let client = UsersClient::new(ClientOptions::new(&server.url)).expect("client");
+    for _ in 0..2 {
+        let runtime = tokio::runtime::Runtime::new().expect("runtime");
+        assert_eq!(runtime.block_on(count(&client)).expect("count"), 1000);
+        drop(runtime);
+    }
+}
+
+#[tokio::test]
+async fn a_refused_connection_s_source_is_the_reqwest_error() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a free port")
+        .port();
+    let options = ClientOptions::new(format!("http://127.0.0.1:{port}")).retries(0);
+    let client = UsersClient::new(options).expect("client");
+    let error = count(&client).await.unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Network);
+    let source = std::error::Error::source(&error).expect("a source");
+    let reqwest = source
+        .downcast_ref::<reqwest::Error>()
+        .expect("the reqwest::Error");
+    assert!(reqwest.is_connect(), "{reqwest:?}");
+}
+
+#[tokio::test]
+async fn a_timeout_s_message_names_the_rust_option() {
+    let server = server();
+    let options = ClientOptions::new(format!("{}/faults/held/native-timeout", server.url))
+        .timeout(Duration::from_millis(100))
+        .retries(0);
+    let error = count(&UsersClient::new(options).expect("client"))
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Timeout);
+    assert!(
+        error.message().contains("within timeout (100 ms)"),
+        "{error}"
+    );
+    assert!(!error.message().contains("timeoutMs"), "{error}");
+}
+
+#[tokio::test]
+async fn the_callers_http_client_is_the_one_used() {
+    let server = server();
+    // A client whose default headers the server echoes back.
+    let mut headers = reqwest::header::HeaderMap::new();
+    headers.insert("x-from-http-client", "yes".parse().expect("a value"));
+    let http = reqwest::Client::builder()
+        .default_headers(headers)
+        .build()
+        .expect("a reqwest client");
+    let options =
+        ClientOptions::new(format!("{}/faults/echo/native-http", server.url)).http_client(http);
+    let client = UsersClient::new(options).expect("client");
+    let envelope: user_management_client::Envelope<serde_json::Value> = client
+        .list_users(&Default::default(), &CallOptions::default())
+        .await
+        .expect("echo");
+    assert_eq!(envelope.result["headers"]["x-from-http-client"], "yes");
+}
