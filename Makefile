@@ -91,6 +91,9 @@ lint:
 	RUSTDOCFLAGS="-D warnings" cargo doc --locked -q --no-deps -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown
 	cargo clippy --locked -p user-management-client -p user-management-client-component --target wasm32-wasip2 --lib -- -D warnings
 	cargo clippy --locked -p user-management-client-component --target wasm32-wasip2 --example joined --features joined-example -- -D warnings
+	@out=$$(cargo check --locked -q -p user-management-client --target wasm32-wasip1 2>&1) && \
+	  { echo "lint: the library built for wasm32-wasip1, which has no wasi:http" >&2; exit 1; }; \
+	  grep -q "needs wasm32-wasip2" <<<"$$out" || { echo "$$out" >&2; echo "lint: the wasm32-wasip1 build did not fail with the message naming wasm32-wasip2" >&2; exit 1; }
 
 ## Native tests: the client's pure modules, the whole client on tokio
 ## against the reference server (its debug binary, built first), and the

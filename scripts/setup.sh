@@ -12,7 +12,8 @@
 #   - (build, docs) Rust target wasm32-unknown-unknown
 #   - (build) wasm-bindgen-cli at exactly the version Cargo.lock pins for
 #     wasm-bindgen, and wasm-pack (cargo install: no registry we reach ships them built)
-#   - Rust target wasm32-wasip2 (the component)
+#   - Rust target wasm32-wasip2 (the component), and wasm32-wasip1 (only for
+#     `make lint`'s check that the crate refuses to build there)
 #   - Debian chromium + chromium-driver (headless browser tests)
 #   - Debian firefox-esr and geckodriver (cargo install --locked, pinned)
 #   - Debian webkit2gtk-driver (WebKitWebDriver, MiniBrowser) and xvfb (an X
@@ -104,6 +105,9 @@ fi
 if [ "$mode" = tests ]; then
   if ! rustup target list --installed | grep -qx wasm32-wasip2; then
     step "adding the wasm32-wasip2 target (the component)" rustup target add wasm32-wasip2
+  fi
+  if ! rustup target list --installed | grep -qx wasm32-wasip1; then
+    step "adding the wasm32-wasip1 target (make lint checks the crate refuses it)" rustup target add wasm32-wasip1
   fi
 
   if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then

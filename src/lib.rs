@@ -56,6 +56,15 @@
     )
 )]
 
+// WASI is served through `wasi:http`, which only WASI 0.2 has: on any other
+// WASI (wasm32-wasip1) the crate stops here rather than with errors about
+// missing bindings.
+#[cfg(all(target_os = "wasi", not(target_env = "p2")))]
+compile_error!(
+    "user-management-client on WASI needs wasm32-wasip2 (it calls the API through wasi:http, \
+     which wasm32-wasip1 does not have): build with --target wasm32-wasip2"
+);
+
 mod api;
 mod error;
 mod model;

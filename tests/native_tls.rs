@@ -1,0 +1,112 @@
+//! A private CA, natively: an https: server whose certificate a CA made at
+//! test time signed. The client's own HTTP client (Mozilla's roots) refuses
+//! it with a `Network` error; a caller's `http_client` that trusts that CA
+//! gets the count.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::sync::Arc;
+
+use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, KeyPair};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpListener;
+use tokio_rustls::rustls::pki_types::{PrivateKeyDer, PrivatePkcs8KeyDer};
+use tokio_rustls::rustls::{self, ServerConfig};
+use tokio_rustls::TlsAcceptor;
+use user_management_client::{CallOptions, ClientOptions, CountParams, ErrorKind, UsersClient};
+
+/// A CA's certificate (PEM) and a server config with a certificate for
+/// 127.0.0.1 that the CA signed.
+fn private_ca() -> (String, ServerConfig) {
+    let mut ca = CertificateParams::new(Vec::<String>::new()).expect("CA params");
+    ca.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    ca.distinguished_name
+        .push(DnType::CommonName, "user-management-client test CA");
+    let ca_key = KeyPair::generate().expect("CA key");
+    let ca = ca.self_signed(&ca_key).expect("CA certificate");
+    let leaf = CertificateParams::new(vec!["127.0.0.1".to_string()]).expect("leaf params");
+    let leaf_key = KeyPair::generate().expect("leaf key");
+    let leaf = leaf
+        .signed_by(&leaf_key, &ca, &ca_key)
+        .expect("leaf certificate");
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let config = ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .expect("TLS versions")
+        .with_no_client_auth()
+        .with_single_cert(
+            vec![leaf.der().clone()],
+            PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(leaf_key.serialize_der())),
+        )
+        .expect("server config");
+    (ca.pem(), config)
+}
+
+/// Serves `https://127.0.0.1:PORT`: every request that completes its TLS
+/// handshake gets a count of 42.
+async fn https_server(config: ServerConfig) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let url = format!(
+        "https://127.0.0.1:{}",
+        listener.local_addr().expect("addr").port()
+    );
+    let acceptor = TlsAcceptor::from(Arc::new(config));
+    tokio::spawn(async move {
+        loop {
+            let Ok((tcp, _)) = listener.accept().await else {
+                return;
+            };
+            let acceptor = acceptor.clone();
+            tokio::spawn(async move {
+                let Ok(mut tls) = acceptor.accept(tcp).await else {
+                    return;
+                };
+                let mut read = Vec::new();
+                let mut buffer = [0u8; 4096];
+                // The request's head and its small body, then the answer.
+                while !read.windows(4).any(|w| w == b"\r\n\r\n") {
+                    match tls.read(&mut buffer).await {
+                        Ok(0) | Err(_) => return,
+                        Ok(n) => read.extend_from_slice(&buffer[..n]),
+                    }
+                }
+                let body = r#"{"status":200,"result":{"totalUsers":42}}"#;
+                let answer = format!(
+                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+                let _ = tls.write_all(answer.as_bytes()).await;
+                let _ = tls.shutdown().await;
+            });
+        }
+    });
+    url
+}
+
+#[tokio::test]
+async fn a_private_ca_is_refused_by_default_and_trusted_through_http_client() {
+    let (ca_pem, config) = private_ca();
+    let url = https_server(config).await;
+    let params = CountParams::default();
+    let none = CallOptions::default();
+
+    let refusing = UsersClient::new(ClientOptions::new(&url).retries(0)).expect("client");
+    let error = refusing.count_users(&params, &none).await.unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Network, "{error}");
+    let source = std::error::Error::source(&error).expect("a source");
+    assert!(
+        source.downcast_ref::<reqwest::Error>().is_some(),
+        "{source}"
+    );
+
+    let http = reqwest::Client::builder()
+        .add_root_certificate(reqwest::Certificate::from_pem(ca_pem.as_bytes()).expect("PEM"))
+        .build()
+        .expect("a reqwest client");
+    let trusting =
+        UsersClient::new(ClientOptions::new(&url).http_client(http).retries(0)).expect("client");
+    let count = trusting
+        .count_users(&params, &none)
+        .await
+        .expect("the count");
+    assert_eq!(count.result.total_users, 42);
+}
