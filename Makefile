@@ -79,6 +79,7 @@ openapi: setup debug-server
 compat: versions
 
 lint:
+	python3 scripts/import_cycles.py src
 	@for lock in $$(git ls-files '*Cargo.lock'); do \
 	  (cd "$$(dirname "$$lock")" && cargo metadata --locked --format-version 1 >/dev/null) || \
 	  { echo "lint: $$lock is out of date with its manifests: run cargo metadata beside it and commit it" >&2; exit 1; }; \

@@ -9,13 +9,15 @@
 //! src/
 //! ├── lib.rs       the public API: re-exports only
 //! ├── binding.rs   #[doc(hidden)] the JS layer's and the fuzz targets' door; nothing in the crate uses it
-//! ├── api/         UsersClient, ClientOptions, CallOptions, Hooks: may use transport, rules and the root files
-//! ├── transport/   how attempts reach the server: may use rules, the root files and the options it reads
-//! │   ├── mod.rs   the seam: the Transport trait the call loop is written against, and Target, this build's
+//! ├── api/         UsersClient, ClientOptions, CallOptions, Hooks: may use transport, host, rules and the root files
+//! ├── transport/   how attempts reach the server: may use host, rules and the root files
+//! │   ├── mod.rs   the transports, and Target, this build's
+//! │   ├── seam.rs  the Transport trait the call loop is written against
 //! │   ├── fetch/   through the JS host's fetch (the only folder with JS types, with api's JS-facing options)
 //! │   ├── wasi/    through wasi:http and wasi:clocks, on wasm32-wasip2 only (the component in component/)
 //! │   ├── native/  through reqwest (rustls) on tokio, on every target that is not wasm32
 //! │   └── plain/   the request and answer of wasi/ and native/ (serde_json, url)
+//! ├── host/        what transport and api both use: Send bounds, header provider, rejection, signal
 //! ├── rules/       pure, JS-free, native-tested: may use only the root files below
 //! ├── model.rs     the serde data types
 //! ├── error.rs     the one error type
@@ -67,6 +69,7 @@ compile_error!(
 
 mod api;
 mod error;
+mod host;
 mod model;
 mod platform;
 mod rules;
@@ -101,11 +104,10 @@ mod samples {
 
 pub use api::client::UsersClient;
 pub use api::hooks::{AttemptInfo, Hook, Hooks, ResponseInfo, RetryInfo};
-pub use api::options::{
-    CallOptions, ClientOptions, HeaderList, HeaderProvider, MaybeSend, MaybeSendSync,
-    ProvidedHeaders,
-};
+pub use api::options::{CallOptions, ClientOptions};
 pub use error::{Cause, Error, ErrorKind};
+pub use host::provider::{HeaderList, HeaderProvider, ProvidedHeaders};
+pub use host::{MaybeSend, MaybeSendSync};
 pub use model::{
     Active, Count, CountParams, Credentials, Envelope, ListParams, Operation, ParamsIn,
 };

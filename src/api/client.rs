@@ -15,12 +15,13 @@ use serde::de::DeserializeOwned;
 use crate::api::hooks::{AttemptInfo, ResponseInfo, RetryInfo};
 use crate::api::options::{CallOptions, ClientOptions};
 use crate::error::Error;
+use crate::host::Rejection;
 use crate::model::{Count, CountParams, Envelope, ListParams, Operation};
 use crate::rules::headers::Resolved;
 use crate::rules::options::{check_base_url, check_headers, duration_ms, join, Bounds};
 use crate::rules::params::check_list_params;
 use crate::rules::retry;
-use crate::transport::{Rejection, Retry, Target, Transport};
+use crate::transport::{Retry, Target, Transport};
 
 /// The target's transport's types (`transport::Target`): `fetch` in a JS
 /// host, `wasi:http` on wasm32-wasip2.
@@ -94,7 +95,7 @@ impl UsersClient {
         Ok(UsersClient {
             config: Shared::new(Config {
                 // Before `options` moves in.
-                transport: Target::client(&options)?,
+                transport: Target::client(options.setup())?,
                 count_url: join(&href, Operation::Count.path()),
                 list_url: join(&href, Operation::List.path()),
                 timeout_ms: duration_ms(options.timeout),
@@ -175,7 +176,7 @@ impl UsersClient {
         secrets: &mut Vec<String>,
     ) -> Result<Body, Rejection> {
         let config = &*self.config;
-        Target::ready(options)?;
+        Target::ready(options.abort_signal())?;
         let headers = self.headers(options).await?;
         let resolved = Target::resolved(&headers);
         *secrets = resolved.secrets.clone();
@@ -184,7 +185,13 @@ impl UsersClient {
             Operation::Count => &config.count_url,
             Operation::List => &config.list_url,
         };
-        let request = Target::build(url, params, &headers, &config.options)?;
+        let request = Target::build(
+            url,
+            params,
+            &headers,
+            config.options.params_in,
+            &config.transport,
+        )?;
         let bounds = Bounds {
             timeout_ms: options.timeout.map_or(config.timeout_ms, duration_ms),
             max_body_bytes: config.options.body_limit(),
@@ -196,16 +203,10 @@ impl UsersClient {
             let info = self.before_attempt(operation, &request, resolved, number);
             let sent_at = Target::now();
             let arrived = |http_status: u16| self.arrived(info.as_ref(), http_status, sent_at);
-            let attempt = Target::attempt(
-                &request,
-                &config.transport,
-                &config.options,
-                options,
-                bounds,
-                &arrived,
-            );
+            let signal = options.abort_signal();
+            let attempt = Target::attempt(&request, &config.transport, signal, bounds, &arrived);
             let outcome = attempt.await;
-            let failed = match Target::settle(outcome, &request, options, operation, secrets) {
+            let failed = match Target::settle(outcome, &request, signal, operation, secrets) {
                 Ok(body) => return Ok(body),
                 Err(failed) => failed,
             };
@@ -230,8 +231,8 @@ impl UsersClient {
                 let delay = Duration::from_nanos((delay_ms * 1e6) as u64);
                 hook(&RetryInfo::new(operation, number, shown, delay));
             }
-            Target::pause(delay_ms, options).await?;
-            Target::ready(options)?;
+            Target::pause(delay_ms, options.abort_signal()).await?;
+            Target::ready(options.abort_signal())?;
         }
     }
 
@@ -244,7 +245,7 @@ impl UsersClient {
             (None, Some(prepared)) if options.headers.is_empty() => return Ok(prepared.clone()),
             (None, _) => Vec::new(),
             (Some(provider), _) => {
-                let given = Target::provide(provider, options).await?;
+                let given = Target::provide(provider, options.abort_signal()).await?;
                 check_headers(&given)?;
                 given
             }

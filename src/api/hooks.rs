@@ -31,10 +31,9 @@ use serde::{Serialize, Serializer};
 #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 use wasm_bindgen::JsValue;
 
-use crate::api::options::MaybeSendSync;
 use crate::error::Error;
+use crate::host::{MaybeSendSync, Rejection};
 use crate::model::Operation;
-use crate::transport::Rejection;
 
 /// What a hook sees of an attempt about to be sent.
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -8,11 +8,6 @@
 
 use std::fmt;
 use std::future::Future;
-use std::pin::Pin;
-#[cfg(target_arch = "wasm32")]
-use std::rc::Rc;
-#[cfg(not(target_arch = "wasm32"))]
-use std::sync::Arc;
 use std::time::Duration;
 
 #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
@@ -21,7 +16,8 @@ use js_sys::Function;
 use web_sys::AbortSignal;
 
 use crate::api::hooks::Hooks;
-use crate::error::Error;
+use crate::host::provider::{HeaderList, HeaderProvider, ProvidedFuture, ProvidedHeaders};
+use crate::host::{MaybeSend, MaybeSendSync, Rejection, Signal};
 #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 use crate::model::Credentials;
 use crate::model::ParamsIn;
@@ -29,100 +25,6 @@ use crate::model::ParamsIn;
 use crate::rules::options::DEFAULT_MAX_BODY_BYTES;
 use crate::rules::options::{Naming, DEFAULT_RETRIES, DEFAULT_TIMEOUT};
 use crate::rules::secrets;
-use crate::transport::Rejection;
-
-/// `Send + Sync` natively, where a client and its closures may move between
-/// threads (`tokio::spawn`); nothing on wasm32, which has one thread.
-#[cfg(not(target_arch = "wasm32"))]
-pub trait MaybeSendSync: Send + Sync {}
-#[cfg(not(target_arch = "wasm32"))]
-impl<T: Send + Sync + ?Sized> MaybeSendSync for T {}
-/// `Send + Sync` natively, where a client and its closures may move between
-/// threads (`tokio::spawn`); nothing on wasm32, which has one thread.
-#[cfg(target_arch = "wasm32")]
-pub trait MaybeSendSync {}
-#[cfg(target_arch = "wasm32")]
-impl<T: ?Sized> MaybeSendSync for T {}
-
-/// `Send` natively (a header provider's future); nothing on wasm32.
-#[cfg(not(target_arch = "wasm32"))]
-pub trait MaybeSend: Send {}
-#[cfg(not(target_arch = "wasm32"))]
-impl<T: Send + ?Sized> MaybeSend for T {}
-/// `Send` natively (a header provider's future); nothing on wasm32.
-#[cfg(target_arch = "wasm32")]
-pub trait MaybeSend {}
-#[cfg(target_arch = "wasm32")]
-impl<T: ?Sized> MaybeSend for T {}
-
-/// Header name/value pairs, names as given; merged case-insensitively.
-pub type HeaderList = Vec<(String, String)>;
-
-/// What a header provider's call returns: the headers, or the error (and
-/// the JS value behind it, for a JS provider) that fails the call.
-#[cfg(target_arch = "wasm32")]
-pub(crate) type ProvidedFuture = Pin<Box<dyn Future<Output = Result<HeaderList, Rejection>>>>;
-/// What a header provider's call returns: the headers, or the error that
-/// fails the call.
-#[cfg(not(target_arch = "wasm32"))]
-pub(crate) type ProvidedFuture =
-    Pin<Box<dyn Future<Output = Result<HeaderList, Rejection>> + Send>>;
-
-#[cfg(target_arch = "wasm32")]
-type Provide = Rc<dyn Fn() -> ProvidedFuture>;
-#[cfg(not(target_arch = "wasm32"))]
-type Provide = Arc<dyn Fn() -> ProvidedFuture + Send + Sync>;
-
-/// A function called once per call for fresh headers (token refresh), as
-/// [`ClientOptions::header_provider`] boxes it. Cheap to clone.
-#[derive(Clone)]
-pub struct HeaderProvider(Provide);
-
-impl HeaderProvider {
-    /// A provider whose future resolves with the headers or the rejection.
-    #[cfg(target_arch = "wasm32")]
-    pub(crate) fn new(provider: impl Fn() -> ProvidedFuture + 'static) -> HeaderProvider {
-        HeaderProvider(Rc::new(provider))
-    }
-
-    /// A provider whose future resolves with the headers or the rejection.
-    #[cfg(not(target_arch = "wasm32"))]
-    pub(crate) fn new(
-        provider: impl Fn() -> ProvidedFuture + Send + Sync + 'static,
-    ) -> HeaderProvider {
-        HeaderProvider(Arc::new(provider))
-    }
-
-    /// Asks the provider for this call's headers.
-    pub(crate) fn provide(&self) -> ProvidedFuture {
-        (self.0)()
-    }
-}
-
-impl fmt::Debug for HeaderProvider {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("HeaderProvider")
-    }
-}
-
-/// What a header provider's future may resolve with: the headers, or
-/// (for a provider that can fail) a `Result` of them.
-pub trait ProvidedHeaders {
-    /// The headers, or the error that fails the call.
-    fn into_headers(self) -> Result<HeaderList, Error>;
-}
-
-impl ProvidedHeaders for HeaderList {
-    fn into_headers(self) -> Result<HeaderList, Error> {
-        Ok(self)
-    }
-}
-
-impl ProvidedHeaders for Result<HeaderList, Error> {
-    fn into_headers(self) -> Result<HeaderList, Error> {
-        self
-    }
-}
 
 /// A client's options. [`ClientOptions::new`] fills the defaults; the
 /// setters change one each and return the options.
@@ -293,14 +195,39 @@ impl ClientOptions {
         self
     }
 
-    /// The body limit each attempt keeps (0: none; a JS host build reads
-    /// whole bodies).
+    /// The body limit each attempt keeps (0: none).
+    #[cfg(any(not(target_arch = "wasm32"), target_os = "wasi"))]
     pub(crate) fn body_limit(&self) -> u64 {
-        #[cfg(any(not(target_arch = "wasm32"), target_os = "wasi"))]
-        return self.max_body_bytes;
-        #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
-        return 0;
+        self.max_body_bytes
     }
+
+    /// The body limit each attempt keeps: none (the fetch transport reads
+    /// whole bodies).
+    #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
+    pub(crate) fn body_limit(&self) -> u64 {
+        0
+    }
+
+    /// What the fetch transport reads of the options: the `fetch` option
+    /// and `credentials`.
+    #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
+    pub(crate) fn setup(&self) -> crate::transport::fetch::Setup {
+        crate::transport::fetch::Setup {
+            fetch: self.fetch.clone(),
+            credentials: self.credentials,
+        }
+    }
+
+    /// What the native transport reads of the options: the caller's HTTP
+    /// client, if any.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) fn setup(&self) -> Option<reqwest::Client> {
+        self.http_client.clone()
+    }
+
+    /// What the WASI transport reads of the options: nothing.
+    #[cfg(all(target_arch = "wasm32", target_os = "wasi"))]
+    pub(crate) fn setup(&self) {}
 
     /// The caller's own HTTP client, used instead of the one
     /// [`UsersClient::new`](crate::UsersClient::new) would build: for a
@@ -390,6 +317,18 @@ impl fmt::Debug for CallOptions {
 }
 
 impl CallOptions {
+    /// The call's signal, as the transport waits on it.
+    #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
+    pub(crate) fn abort_signal(&self) -> Option<&Signal> {
+        self.signal.as_ref()
+    }
+
+    /// The call's signal: none outside a JS host.
+    #[cfg(not(all(target_arch = "wasm32", not(target_os = "wasi"))))]
+    pub(crate) fn abort_signal(&self) -> Option<&Signal> {
+        None
+    }
+
     /// The caller's signal: aborting it ends the call at once. (JS host builds only.)
     #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
     pub fn signal(mut self, signal: AbortSignal) -> Self {

@@ -1,9 +1,6 @@
 //! The transport through the JS host's `fetch`, from the bottom up:
 //!
 //! - [`js_value`]: a JS value read as the rules' `Value`.
-//! - [`rejection`]: an error with the JS value behind it, and the words that
-//!   describe a JS failure. Uses only the error, the secrets rule and the
-//!   values.
 //! - [`wait`]: timers and the caller's `AbortSignal`.
 //! - [`request`]: what each attempt sends, as `fetch` takes it.
 //! - [`exchange`]: one attempt through `fetch`.
@@ -15,30 +12,29 @@
 pub mod answer;
 pub mod exchange;
 pub mod js_value;
-pub mod rejection;
 pub mod request;
 pub mod wait;
 
 use std::future::Future;
 use std::time::Duration;
 
-use js_sys::Object;
+use js_sys::{Function, Object};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 use web_sys::AbortSignal;
 
-use crate::api::options::{CallOptions, ClientOptions, HeaderList, HeaderProvider};
 use crate::error::{Error, ErrorKind};
-use crate::model::{Envelope, Operation};
+use crate::host::provider::{HeaderList, HeaderProvider};
+use crate::host::{failure_detail, Rejection, Signal};
+use crate::model::{Credentials, Envelope, Operation, ParamsIn};
 use crate::rules::headers::Resolved;
 use crate::rules::options::Bounds;
 use crate::rules::value::Value;
-use crate::transport::{Arrived, Failed, Retry, Transport};
+use crate::transport::seam::{Arrived, Failed, Retry, Transport};
 
 use exchange::{attempt, Answer, Failure};
-use rejection::{failure_detail, Rejection};
 use request::{Headers, Request};
 use wait::{is_aborted, Stop};
 
@@ -53,16 +49,25 @@ extern "C" {
 /// The transport through the JS host's `fetch`.
 pub struct Fetch;
 
+/// What a client's options give the fetch transport.
+pub struct Setup {
+    /// The `fetch` option: called instead of the global `fetch`.
+    pub fetch: Option<Function>,
+    /// `fetch`'s credentials mode (`None`: the platform's).
+    pub credentials: Option<Credentials>,
+}
+
 impl Transport for Fetch {
     type Params = Object;
     type Body = JsValue;
     type Headers = Headers;
     type Request = Request;
-    /// Nothing: the `fetch` option is read from the options at each attempt.
-    type Client = ();
+    type Setup = Setup;
+    /// The `fetch` option and `credentials`, kept for every call.
+    type Client = Setup;
 
-    fn client(_options: &ClientOptions) -> Result<(), Error> {
-        Ok(())
+    fn client(setup: Setup) -> Result<Setup, Error> {
+        Ok(setup)
     }
 
     fn base_href(url: &str) -> Result<String, Error> {
@@ -85,17 +90,17 @@ impl Transport for Fetch {
         url: &str,
         params: &Object,
         headers: &Headers,
-        options: &ClientOptions,
+        params_in: ParamsIn,
+        client: &Setup,
     ) -> Result<Request, Rejection> {
-        request::build(url, options.params_in, params, headers, options.credentials)
+        request::build(url, params_in, params, headers, client.credentials)
     }
 
     fn url(request: &Request) -> &str {
         &request.url
     }
 
-    fn ready(call: &CallOptions) -> Result<(), Rejection> {
-        let signal = call.signal.as_ref();
+    fn ready(signal: Option<&Signal>) -> Result<(), Rejection> {
         if is_aborted(signal) {
             return Err(aborted(signal));
         }
@@ -104,9 +109,8 @@ impl Transport for Fetch {
 
     async fn provide(
         provider: &HeaderProvider,
-        call: &CallOptions,
+        signal: Option<&Signal>,
     ) -> Result<HeaderList, Rejection> {
-        let signal = call.signal.as_ref();
         Stop::new(None, signal)
             .until(provider.provide())
             .await
@@ -117,16 +121,14 @@ impl Transport for Fetch {
 
     fn attempt<'a>(
         request: &'a Request,
-        _client: &'a (),
-        options: &'a ClientOptions,
-        call: &'a CallOptions,
+        client: &'a Setup,
+        signal: Option<&'a Signal>,
         bounds: Bounds,
         arrived: Arrived<'a>,
     ) -> impl Future<Output = Result<Answer, Failure>> + 'a {
-        let signal = call.signal.as_ref();
         attempt(
             request,
-            options.fetch.as_ref(),
+            client.fetch.as_ref(),
             bounds.timeout_ms,
             signal,
             arrived,
@@ -136,23 +138,15 @@ impl Transport for Fetch {
     fn settle(
         outcome: Result<Answer, Failure>,
         request: &Request,
-        call: &CallOptions,
+        signal: Option<&Signal>,
         operation: Operation,
         secrets: &[String],
     ) -> Result<JsValue, Failed> {
-        settle(
-            outcome,
-            operation,
-            &request.url,
-            call.signal.as_ref(),
-            secrets,
-        )
+        settle(outcome, operation, &request.url, signal, secrets)
     }
 
-    async fn pause(ms: f64, call: &CallOptions) -> Result<(), Rejection> {
-        Stop::new(Some(ms as u32), call.signal.as_ref())
-            .wait()
-            .await;
+    async fn pause(ms: f64, signal: Option<&Signal>) -> Result<(), Rejection> {
+        Stop::new(Some(ms as u32), signal).wait().await;
         Ok(())
     }
 

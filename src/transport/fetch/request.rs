@@ -9,10 +9,10 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{RequestCredentials, RequestInit, Url, UrlSearchParams};
 
 use crate::error::{Cause, Error};
+use crate::host::{failure_detail, Rejection};
 use crate::model::{Credentials, ParamsIn};
 use crate::platform::number;
 use crate::rules::headers::Resolved;
-use crate::transport::fetch::rejection::{failure_detail, Rejection};
 
 /// A call's resolved headers, and the same as `fetch` takes them.
 #[derive(Clone)]

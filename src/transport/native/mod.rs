@@ -24,14 +24,13 @@ use std::pin::pin;
 use std::task::Poll;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use crate::api::options::ClientOptions;
 use crate::error::{Error, ErrorKind};
 use crate::rules::options::Bounds;
 use crate::rules::retry::is_retryable_status;
 use crate::transport::plain::answer::{Answer, Collected};
 use crate::transport::plain::http::Http;
 use crate::transport::plain::request::Request;
-use crate::transport::{Arrived, Failed, Retry};
+use crate::transport::seam::{Arrived, Failed, Retry};
 
 /// What a call made outside a tokio runtime fails with.
 const NEEDS_TOKIO: &str = "natively this client calls the API through reqwest on tokio: \
@@ -48,11 +47,13 @@ pub struct Native;
 
 impl Http for Native {
     type Instant = Instant;
+    /// The caller's HTTP client, if the options gave one.
+    type Setup = Option<reqwest::Client>;
     type Client = reqwest::Client;
 
-    fn client(options: &ClientOptions) -> Result<reqwest::Client, Error> {
-        if let Some(client) = &options.http_client {
-            return Ok(client.clone());
+    fn client(setup: Option<reqwest::Client>) -> Result<reqwest::Client, Error> {
+        if let Some(client) = setup {
+            return Ok(client);
         }
         reqwest::Client::builder()
             .connect_timeout(CONNECT_TIMEOUT)

@@ -10,24 +10,27 @@ use std::time::Duration;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use crate::api::options::{CallOptions, ClientOptions, HeaderList, HeaderProvider};
 use crate::error::Error;
-use crate::model::{Envelope, Operation};
+use crate::host::provider::{HeaderList, HeaderProvider};
+use crate::host::{Rejection, Signal};
+use crate::model::{Envelope, Operation, ParamsIn};
 use crate::rules::headers::Resolved;
 use crate::rules::options::Bounds;
 use crate::transport::plain::answer::{self, Answer};
 use crate::transport::plain::request::{self, Headers, Params, Request};
-use crate::transport::{Arrived, Failed, Rejection, Retry, Transport};
+use crate::transport::seam::{Arrived, Failed, Retry, Transport};
 
 /// What a transport outside a JS host supplies to the call loop.
 pub(crate) trait Http {
     /// A point on the target's monotonic clock.
     type Instant: Copy;
+    /// What a client's options give the transport.
+    type Setup;
     /// What a client keeps for all its calls (natively its HTTP client).
     type Client;
 
-    /// What a client made with `options` keeps.
-    fn client(options: &ClientOptions) -> Result<Self::Client, Error>;
+    /// What a client made with `setup` keeps.
+    fn client(setup: Self::Setup) -> Result<Self::Client, Error>;
     /// Whether a call may start here (natively: inside a tokio runtime).
     fn ready() -> Result<(), Error>;
     /// Sends `request` as a `POST` through `client` and reads the whole
@@ -57,10 +60,11 @@ impl<H: Http> Transport for H {
     type Body = String;
     type Headers = Headers;
     type Request = Request;
+    type Setup = H::Setup;
     type Client = H::Client;
 
-    fn client(options: &ClientOptions) -> Result<H::Client, Error> {
-        H::client(options)
+    fn client(setup: H::Setup) -> Result<H::Client, Error> {
+        H::client(setup)
     }
 
     fn base_href(url: &str) -> Result<String, Error> {
@@ -83,28 +87,23 @@ impl<H: Http> Transport for H {
         url: &str,
         params: &Params,
         headers: &Headers,
-        options: &ClientOptions,
+        params_in: ParamsIn,
+        _client: &H::Client,
     ) -> Result<Request, Rejection> {
-        Ok(request::build(
-            url,
-            options.params_in,
-            params,
-            headers,
-            None,
-        )?)
+        Ok(request::build(url, params_in, params, headers, None)?)
     }
 
     fn url(request: &Request) -> &str {
         &request.url
     }
 
-    fn ready(_call: &CallOptions) -> Result<(), Rejection> {
+    fn ready(_signal: Option<&Signal>) -> Result<(), Rejection> {
         Ok(H::ready()?)
     }
 
     async fn provide(
         provider: &HeaderProvider,
-        _call: &CallOptions,
+        _signal: Option<&Signal>,
     ) -> Result<HeaderList, Rejection> {
         provider.provide().await
     }
@@ -114,8 +113,7 @@ impl<H: Http> Transport for H {
     fn attempt<'a>(
         request: &'a Request,
         client: &'a H::Client,
-        _options: &'a ClientOptions,
-        _call: &'a CallOptions,
+        _signal: Option<&'a Signal>,
         bounds: Bounds,
         arrived: Arrived<'a>,
     ) -> impl Future<Output = Result<Answer, Failed>> + 'a {
@@ -125,7 +123,7 @@ impl<H: Http> Transport for H {
     fn settle(
         outcome: Result<Answer, Failed>,
         _request: &Request,
-        _call: &CallOptions,
+        _signal: Option<&Signal>,
         operation: Operation,
         secrets: &[String],
     ) -> Result<String, Failed> {
@@ -137,7 +135,7 @@ impl<H: Http> Transport for H {
         })
     }
 
-    async fn pause(ms: f64, _call: &CallOptions) -> Result<(), Rejection> {
+    async fn pause(ms: f64, _signal: Option<&Signal>) -> Result<(), Rejection> {
         Ok(H::pause(ms).await?)
     }
 

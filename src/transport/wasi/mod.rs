@@ -41,14 +41,13 @@ use wstd::future::FutureExt;
 use wstd::runtime::AsyncPollable;
 use wstd::time::{Duration, Timer};
 
-use crate::api::options::ClientOptions;
 use crate::error::{Cause, Error, ErrorKind};
 use crate::rules::options::Bounds;
 use crate::rules::retry::is_retryable_status;
 use crate::transport::plain::answer::{Answer, Collected};
 use crate::transport::plain::http::Http;
 use crate::transport::plain::request::Request;
-use crate::transport::{Arrived, Failed};
+use crate::transport::seam::{Arrived, Failed};
 
 /// The transport through `wasi:http` and `wasi:clocks`, on wstd's reactor.
 /// (A WASI host has no `fetch` option and no signal.)
@@ -56,10 +55,11 @@ pub struct Wasi;
 
 impl Http for Wasi {
     type Instant = monotonic_clock::Instant;
-    /// Nothing: `wasi:http` has no client to keep.
+    /// Nothing: `wasi:http` has no options and no client to keep.
+    type Setup = ();
     type Client = ();
 
-    fn client(_options: &ClientOptions) -> Result<(), Error> {
+    fn client(_setup: ()) -> Result<(), Error> {
         Ok(())
     }
 

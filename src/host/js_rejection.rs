@@ -1,6 +1,6 @@
-//! The bottom of the fetch transport: an [`Error`] with the JS value that
-//! caused it, and the words that describe a JS failure. It uses only the
-//! error type, the secrets rule and the values.
+//! A JS host's rejection: an [`Error`] with the JS value that caused it,
+//! and the words that describe a JS failure. It uses only the error type,
+//! the secrets rule and the values.
 //!
 //! An [`Error`] holds Rust data only, so that it is `Send + Sync`; a
 //! [`Rejection`] pairs it with the JS value that caused it, which stays on
