@@ -319,6 +319,7 @@ impl fmt::Debug for CallOptions {
 impl CallOptions {
     /// The call's signal, as the transport waits on it.
     #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
+    #[inline]
     pub(crate) fn abort_signal(&self) -> Option<&Signal> {
         self.signal.as_ref()
     }
