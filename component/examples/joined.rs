@@ -23,9 +23,13 @@
 //!   answers after 30 s and whose timeout is 300 ms. Overlapping, the
 //!   second ends with a timeout while the first still waits, and the
 //!   first then succeeds.
-//! - `dropped`: a call answered after 30 s, given up after 300 ms (its
-//!   future dropped mid-wait: its resources go, children first, and its
-//!   request with them), then a call on the same instance, which succeeds.
+//! - `dropped`: a call to `/faults/held` (answered after 30 s) with no
+//!   timeout, given up after 300 ms (its future dropped mid-wait: its
+//!   resources go, children first, and its request with them), then a
+//!   call on the same instance, which succeeds; then, while the program
+//!   still runs, the server's own record of requests whose connection
+//!   closed before the answer (`closed`: 1 when the drop cancelled the
+//!   request, 0 while it is still open). `/faults/held` is under `held`.
 
 use std::cell::RefCell;
 use std::future::Future;
@@ -166,14 +170,22 @@ async fn timeout(run: &Run<'_>) -> Vec<Value> {
     vec![slow, never]
 }
 
-/// A call given up after 300 ms (its future dropped), then another.
+/// A call given up after 300 ms (its future dropped), then another, then
+/// the server's record of the first's connection.
 async fn dropped(run: &Run<'_>) -> Vec<Value> {
-    // Its own timeout (5 s) would end it too, later: with a transport that
-    // blocks, the 300 ms never get their turn.
-    let first = run
-        .slow(0, "30000", std::time::Duration::from_secs(5))
-        .timeout(Duration::from_millis(300))
-        .await;
+    // No timeout of its own: only the drop can end its request before the
+    // server answers after 30 s (with a transport that blocks, the 300 ms
+    // never get their turn).
+    let held = run.client(0, "held", std::time::Duration::ZERO);
+    let first = async {
+        let outcome = held
+            .count_users(&CountParams::default(), &CallOptions::default())
+            .await
+            .map(|envelope| envelope.status);
+        run.ended(0, outcome)
+    }
+    .timeout(Duration::from_millis(300))
+    .await;
     let first = first.unwrap_or_else(|_| {
         run.events.borrow_mut().push("gave up 0".to_string());
         json!({ "gaveUp": true })
@@ -183,5 +195,39 @@ async fn dropped(run: &Run<'_>) -> Vec<Value> {
         .count_users(&CountParams::default(), &CallOptions::default())
         .await
         .map(|envelope| envelope.status);
-    vec![first, run.ended(1, outcome)]
+    let second = run.ended(1, outcome);
+    vec![first, second, json!({ "closed": closed(run, 0).await })]
+}
+
+/// How many requests of call `i` to `/faults/held` the server saw closed
+/// before its answer, asked up to 100 times 20 ms apart until it is one
+/// (a request still open stays at 0 for its 30 s).
+async fn closed(run: &Run<'_>, i: usize) -> u64 {
+    let url = format!("{}/faults/held/{}-{i}/closed", run.server, run.key);
+    let mut closed = 0;
+    for _ in 0..100 {
+        closed = closed_now(&url).await;
+        if closed > 0 {
+            break;
+        }
+        wstd::task::sleep(Duration::from_millis(20)).await;
+    }
+    closed
+}
+
+/// One `GET` of the server's `closed` record (0 if it cannot be read).
+async fn closed_now(url: &str) -> u64 {
+    let Ok(request) = wstd::http::Request::get(url).body(wstd::http::Body::empty()) else {
+        return 0;
+    };
+    let Ok(mut response) = wstd::http::Client::new().send(request).await else {
+        return 0;
+    };
+    let Ok(text) = response.body_mut().str_contents().await else {
+        return 0;
+    };
+    serde_json::from_str::<Value>(text)
+        .ok()
+        .and_then(|record| record["closed"].as_u64())
+        .unwrap_or(0)
 }
