@@ -224,3 +224,57 @@ async fn the_callers_http_client_is_the_one_used() {
         .expect("echo");
     assert_eq!(envelope.result["headers"]["x-from-http-client"], "yes");
 }
+
+/// One call to an endless body in a process of its own, which then prints
+/// its peak resident memory (`VmHWM`). Run by
+/// `one_endless_call_peaks_under_200_mb`; on its own it does nothing.
+#[test]
+#[ignore = "run by one_endless_call_peaks_under_200_mb, in a process of its own"]
+fn one_endless_call_in_this_process() {
+    let Ok(base) = std::env::var("ENDLESS_URL") else {
+        return;
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let client = UsersClient::new(ClientOptions::new(base)).expect("client");
+    let error = runtime.block_on(count(&client)).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Decode, "{error}");
+    let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status");
+    let peak = status
+        .lines()
+        .find(|line| line.starts_with("VmHWM:"))
+        .expect("VmHWM");
+    println!("peak {peak}");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn one_endless_call_peaks_under_200_mb() {
+    let server = server();
+    let output = std::process::Command::new(std::env::current_exe().expect("this test"))
+        .args([
+            "one_endless_call_in_this_process",
+            "--exact",
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(
+            "ENDLESS_URL",
+            format!("{}/faults/endless/native-peak", server.url),
+        )
+        .output()
+        .expect("the child test");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    let kb: u64 = stdout
+        .lines()
+        .find_map(|line| line.split_once("peak VmHWM:").map(|(_, rest)| rest))
+        .and_then(|rest| rest.trim().strip_suffix("kB"))
+        .and_then(|kb| kb.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no peak in {stdout}"));
+    println!("one call to an endless body peaked at {kb} kB");
+    assert!(kb < 200 * 1024, "{kb} kB");
+}
