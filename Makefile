@@ -98,9 +98,11 @@ lint:
 
 ## Native tests: the client's pure modules, the whole client on tokio
 ## against the reference server (its debug binary, built first), and the
-## reference server.
+## reference server; then the private-CA test again with the native-roots
+## feature (the platform's store).
 unit: debug-server
 	cargo test --locked --workspace
+	cargo test --locked --features native-roots --test native_tls
 
 ## The reference server as the tests run it (debug build, rebuilt when its source changed).
 debug-server:

@@ -110,3 +110,27 @@ async fn a_private_ca_is_refused_by_default_and_trusted_through_http_client() {
         .expect("the count");
     assert_eq!(count.result.total_users, 42);
 }
+
+/// With the `native-roots` feature, the client's own HTTP client trusts the
+/// platform's store, which `SSL_CERT_FILE` names: the private CA there, the
+/// count comes through without an `http_client`. (`make unit` runs this
+/// file with the feature too.)
+#[cfg(feature = "native-roots")]
+#[tokio::test]
+async fn with_native_roots_the_platform_store_is_trusted() {
+    let (ca_pem, config) = private_ca();
+    let url = https_server(config).await;
+    let file = std::env::temp_dir().join(format!("umc-test-ca-{}.pem", std::process::id()));
+    std::fs::write(&file, &ca_pem).expect("write the CA");
+    // Read when the client builds its HTTP client, in `UsersClient::new`;
+    // nothing else in this test binary reads it.
+    std::env::set_var("SSL_CERT_FILE", &file);
+    let client = UsersClient::new(ClientOptions::new(&url).retries(0)).expect("client");
+    std::env::remove_var("SSL_CERT_FILE");
+    let _ = std::fs::remove_file(&file);
+    let count = client
+        .count_users(&CountParams::default(), &CallOptions::default())
+        .await
+        .expect("the count");
+    assert_eq!(count.result.total_users, 42);
+}
