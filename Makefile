@@ -34,7 +34,8 @@ setup-docs:
 ## recipe, not as a prerequisite, so that an up-to-date package runs nothing.
 PKG := pkg/package.json
 PKG_SOURCES := $(shell find src js/src npm -type f) js/snippet.js js/Cargo.toml \
-	Cargo.toml Cargo.lock scripts/package.sh scripts/setup.sh LICENSE-MIT LICENSE-APACHE
+	Cargo.toml Cargo.lock rust-toolchain.toml package.json package-lock.json \
+	scripts/package.sh scripts/setup.sh LICENSE-MIT LICENSE-APACHE
 
 build: $(PKG)
 

@@ -10,8 +10,14 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do server_args+=("$1"); shift; done
 [ "${1:-}" = "--" ] && shift
 [ $# -gt 0 ] || { echo "usage: $0 [server flags] -- COMMAND" >&2; exit 2; }
 
-bin=${SERVER_BIN:-target/debug/user-management-server}
-[ -x "$bin" ] || cargo build -q -p user-management-server
+# The debug build, brought up to date with its sources first (a no-op when
+# it is); a SERVER_BIN given is the caller's to keep current.
+if [ -n "${SERVER_BIN:-}" ]; then
+  bin=$SERVER_BIN
+else
+  bin=target/debug/user-management-server
+  cargo build -q --locked -p user-management-server
+fi
 log=$(mktemp)
 "$bin" --bind 127.0.0.1:0 --db :memory: "${server_args[@]}" >"$log" 2>&1 &
 pid=$!
