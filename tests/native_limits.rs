@@ -11,7 +11,10 @@ mod common;
 use std::time::Duration;
 
 use common::server;
-use user_management_client::{CallOptions, ClientOptions, CountParams, ErrorKind, UsersClient};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use user_management_client::{
+    CallOptions, ClientOptions, CountParams, ErrorKind, ParamsIn, UsersClient,
+};
 
 async fn count(client: &UsersClient) -> Result<u64, user_management_client::Error> {
     let none = CallOptions::default();
@@ -277,4 +280,79 @@ fn one_endless_call_peaks_under_200_mb() {
         .unwrap_or_else(|| panic!("no peak in {stdout}"));
     println!("one call to an endless body peaked at {kb} kB");
     assert!(kb < 200 * 1024, "{kb} kB");
+}
+
+/// A server in this process, on loopback, that answers every request with a
+/// count of 42 after `delay` on tokio's clock (paused in the tests that use
+/// it, so the delay passes as soon as nothing else is waiting).
+async fn answering_after(delay: Duration) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let url = format!("http://{}", listener.local_addr().expect("addr"));
+    tokio::spawn(async move {
+        while let Ok((mut tcp, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                let mut read = Vec::new();
+                let mut buffer = [0u8; 4096];
+                // The head of a bodiless request (`params_in: Query`).
+                while !read.windows(4).any(|w| w == b"\r\n\r\n") {
+                    match tcp.read(&mut buffer).await {
+                        Ok(0) | Err(_) => return,
+                        Ok(n) => read.extend_from_slice(&buffer[..n]),
+                    }
+                }
+                tokio::time::sleep(delay).await;
+                let body = r#"{"status":200,"result":{"totalUsers":42}}"#;
+                let answer = format!(
+                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+                    body.len()
+                );
+                let _ = tcp.write_all(answer.as_bytes()).await;
+            });
+        }
+    });
+    url
+}
+
+/// A client of `url` with `timeout` (none set: the default), no retry, and
+/// an HTTP client with no connect timeout of its own: on the paused clock
+/// only the call's timeout can end it.
+fn paused_client(url: &str, timeout: Option<Duration>) -> UsersClient {
+    let mut options = ClientOptions::new(url)
+        .params_in(ParamsIn::Query)
+        .retries(0)
+        .http_client(reqwest::Client::new());
+    if let Some(timeout) = timeout {
+        options = options.timeout(timeout);
+    }
+    UsersClient::new(options).expect("client")
+}
+
+#[tokio::test(start_paused = true)]
+async fn timeout_zero_means_none_an_answer_after_an_hour_still_comes() {
+    let url = answering_after(Duration::from_secs(3600)).await;
+    let started = tokio::time::Instant::now();
+    let count = count(&paused_client(&url, Some(Duration::ZERO)))
+        .await
+        .expect("the answer after an hour");
+    assert_eq!(count, 42);
+    assert!(started.elapsed() >= Duration::from_secs(3600));
+    // A call's own 0 over the client's default, too.
+    let client = paused_client(&url, None);
+    let none = CallOptions::default().timeout(Duration::ZERO);
+    let envelope = client
+        .count_users(&CountParams::default(), &none)
+        .await
+        .expect("the answer after an hour");
+    assert_eq!(envelope.result.total_users, 42);
+}
+
+#[tokio::test(start_paused = true)]
+async fn on_the_same_paused_clock_the_default_timeout_ends_the_call_at_10_s() {
+    let url = answering_after(Duration::from_secs(3600)).await;
+    let started = tokio::time::Instant::now();
+    let error = count(&paused_client(&url, None)).await.unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Timeout, "{error}");
+    assert_eq!(started.elapsed(), Duration::from_secs(10));
 }

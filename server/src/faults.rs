@@ -64,7 +64,7 @@ impl Counts {
 }
 
 /// The scenarios, for `GET /faults` and the README.
-pub const SCENARIOS: [&str; 29] = [
+pub const SCENARIOS: [&str; 30] = [
     "ok",
     "html-500",
     "envelope-400",
@@ -94,6 +94,7 @@ pub const SCENARIOS: [&str; 29] = [
     "token-expired",
     "endless",
     "held",
+    "late",
 ];
 
 /// The routes under `/faults`.
@@ -184,6 +185,17 @@ async fn answer(
                 HeaderValue::from_static("application/json"),
             );
             response
+        }
+        // Answers after 10.5 s: just past a client's default timeout (10 s),
+        // for a client with none (`timeoutMs: 0`) where no query can say
+        // how long (`slow?ms=`).
+        "late" => {
+            tokio::time::sleep(Duration::from_millis(10_500)).await;
+            raw(
+                200,
+                "application/json",
+                r#"{"status":200,"result":{"totalUsers":7}}"#,
+            )
         }
         // Answers after 30 s, counting under `closed` a request whose client
         // closed the connection before that.

@@ -8,7 +8,8 @@
 //   - a hook that mutates its `info` cannot change the request, nor the
 //     pause before a retry;
 //   - `Retry-After` above 60 s (seconds or an HTTP date) is waited as 60 s;
-//   - the default `timeoutMs` is 10 s;
+//   - the default `timeoutMs` is 10 s, and `timeoutMs: 0` means none (an
+//     answer long after 10 s still comes);
 //   - the entries a browser, a Web Worker or a bundler loads build for an
 //     ES2017 target (no top-level `await`).
 import { test, mock } from "node:test";
@@ -227,6 +228,39 @@ for (const [what, start] of [
       await until(() => call.settled, "the call times out at 10 s");
       assert.equal((await rejection(call.promise)).kind, "timeout");
       assert.equal(fake.calls[0].signal.aborted, true, "the request in flight is cancelled");
+    } finally {
+      mock.timers.reset();
+    }
+  });
+}
+
+for (const [what, start] of [
+  ["a client's timeoutMs: 0", (fetch) => new UsersClient({ baseUrl: BASE, fetch, retries: 0, timeoutMs: 0 }).countUsers()],
+  ["a call's timeoutMs: 0 over the client's default", (fetch) => new UsersClient({ baseUrl: BASE, fetch, retries: 0 }).countUsers({}, { timeoutMs: 0 })],
+  ["the one-shot's timeoutMs: 0", (fetch) => countUsers(BASE, {}, { fetch, retries: 0, timeoutMs: 0 })],
+]) {
+  test(`timeoutMs: 0 means none: an answer after an hour still comes (${what})`, async () => {
+    mock.timers.enable({ apis: ["setTimeout"] });
+    try {
+      let answer;
+      const requests = [];
+      const fetch = (url, init) => {
+        requests.push(init);
+        return new Promise((resolve) => { answer = resolve; });
+      };
+      const call = watched(start(fetch));
+      await until(() => requests.length === 1, "the request is sent");
+      await flush();
+      // Far past the default 10 s (and the longest timer the platform keeps).
+      for (let i = 0; i < 6; i++) {
+        mock.timers.tick(600_000);
+        await flush();
+      }
+      assert.equal(call.settled, false, "the call ended without an answer");
+      assert.equal(requests[0].signal.aborted, false, "the request was cancelled");
+      answer(new Response(COUNT, { headers: { "content-type": "application/json" } }));
+      await until(() => call.settled, "the answer is taken");
+      assert.equal((await call.promise).result.totalUsers, 7);
     } finally {
       mock.timers.reset();
     }
