@@ -157,26 +157,3 @@ fn client_options_and_client_debug_show_no_credential() {
         assert!(shown.contains("[REDACTED]"), "{shown}");
     }
 }
-
-#[test]
-fn error_debug_and_display_show_no_credential() {
-    // A header value the rules refuse: the error names the header only.
-    let options = ClientOptions::new("https://api.example.com")
-        .header("Authorization", format!("Bearer {TOKEN}\r\n"))
-        .header("Cookie", COOKIE);
-    let error = UsersClient::new(options).unwrap_err();
-    assert_eq!(error.param(), Some("headers"));
-    // A call's error, with the call's credentials in its headers.
-    let call = CallOptions::default().header("Cookie", COOKIE);
-    let failed: Result<Envelope<Count>, Error> =
-        ready(client().count_users(&CountParams::default(), &call));
-    for error in [error, failed.unwrap_err()] {
-        for shown in [
-            format!("{error:?}"),
-            format!("{error:#?}"),
-            format!("{error}"),
-        ] {
-            assert_redacted("Error", &shown);
-        }
-    }
-}

@@ -208,6 +208,27 @@ async fn a_server_echoing_the_token_gets_no_piece_back() {
             assert!(!shown.contains(piece), "{scenario}: {piece:?} in {shown}");
         }
     }
+    // The caller's type refusing the echoed token (a list whose result is
+    // read as a `Count`): serde's message quotes the value it refused, and
+    // only the call's own redaction, after the envelope rules, cuts it.
+    let options = ClientOptions::new(format!("{}/faults/echo-auth-count/native", server.url))
+        .header("Authorization", format!("Bearer {token}"))
+        .retries(0);
+    let error = UsersClient::new(options)
+        .expect("client")
+        .list_users::<user_management_client::Count>(
+            &ListParams::default(),
+            &CallOptions::default(),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Decode);
+    assert!(error.message().contains("[REDACTED]"), "{error}");
+    let shown = format!("{error} {error:?} {error:#?}");
+    for start in 0..=token.len() - 12 {
+        let piece = &token[start..start + 12];
+        assert!(!shown.contains(piece), "decode: {piece:?} in {shown}");
+    }
 }
 
 #[tokio::test]

@@ -379,6 +379,12 @@ fn big_text(pair_at: usize) -> String {
     text
 }
 
+/// Marks an answer whose body is cut on purpose (`truncated`, `stalled`):
+/// the server does not add `Connection: close` to it, which would let a
+/// client take the cut for the body's end.
+#[derive(Clone, Copy, Debug)]
+pub struct CutBody;
+
 /// Promises 100 bytes, sends 14, then closes the connection (`truncated`)
 /// or never sends the rest (`stalled`).
 fn cut_body(close: bool) -> Response {
@@ -396,6 +402,7 @@ fn cut_body(close: bool) -> Response {
         Body::from_stream(futures_util::StreamExt::chain(start, stream::pending()))
     };
     let mut response = (StatusCode::OK, body).into_response();
+    response.extensions_mut().insert(CutBody);
     let headers = response.headers_mut();
     headers.insert(
         header::CONTENT_TYPE,

@@ -62,7 +62,8 @@ pub fn app(db: Arc<Db>, config: &Config, local: SocketAddr) -> Router {
         config.cors_credentials,
         Arc::clone(&hosts),
     ));
-    api.nest_service("/pkg", static_files::router(&config.pkg))
+    let app = api
+        .nest_service("/pkg", static_files::router(&config.pkg))
         .fallback_service(static_files::router(&config.www))
         .layer(CatchPanicLayer::custom(panic_response))
         .layer(Extension(BodyLimits::new(config.limits.body_timeout)))
@@ -75,7 +76,32 @@ pub fn app(db: Arc<Db>, config: &Config, local: SocketAddr) -> Router {
         // Around the routes, so error envelopes carry CORS headers too and
         // browser clients can read them.
         .layer(cors::layer(origins))
-        .layer(map_response(headers::add))
+        .layer(map_response(headers::add));
+    if config.faults {
+        // A test server: no connection is reused, so a client's attempts
+        // and the requests the server counts are one number. (A browser
+        // replays by itself a request whose reused connection closed
+        // without an answer, as `/faults/dropped` closes it.)
+        return app.layer(map_response(close_connection));
+    }
+    app
+}
+
+/// Tells the client to close the connection after this answer (but for a
+/// body cut on purpose, which must stay a cut, not an end).
+async fn close_connection(mut response: Response) -> Response {
+    if response
+        .extensions()
+        .get::<crate::faults::CutBody>()
+        .is_some()
+    {
+        return response;
+    }
+    response.headers_mut().insert(
+        axum::http::header::CONNECTION,
+        axum::http::HeaderValue::from_static("close"),
+    );
+    response
 }
 
 /// `POST /api/users/count`.

@@ -224,10 +224,9 @@ for (const [hostName, makeHost] of hosts) {
           const strings = (v) => (typeof v == "string" ? [v] : Object.values(v ?? {}).flatMap(strings));
           for (const text of strings(outcome)) assert.equal(leakedPiece(text, expect.secret), null, text);
         }
-        if (expect.attempts !== undefined || expect.attemptsBetween) {
+        if (expect.attempts !== undefined) {
           const { attempts } = await (await fetch(`${server}/faults/${scenario}/${key}/attempts`)).json();
-          const [least, most] = expect.attemptsBetween ?? [expect.attempts, expect.attempts];
-          assert.ok(least <= attempts && attempts <= most, `the server received ${attempts} requests`);
+          assert.equal(attempts, expect.attempts, "the requests the server received");
         }
         // Lower bounds: a wait the server asked for was kept.
         if (expect.slowerThanMs) assert.ok(elapsed >= expect.slowerThanMs, `${elapsed} ms`);

@@ -98,17 +98,6 @@ async fn retry_after_as_an_http_date_is_honoured() {
     assert!(waited >= 400.0, "waited only {waited} ms");
 }
 
-#[wasm_bindgen_test]
-async fn backoff_without_retry_after_waits_and_grows() {
-    let fake = scripted(r#"[{"status":503,"body":"busy"}]"#);
-    let started = now();
-    rejects(fake_count(&fake, "{}", &[])).await;
-    // Two retries: at least 150 + 300 ms with equal jitter.
-    let waited = now() - started;
-    assert!(waited >= 440.0, "waited only {waited} ms");
-    assert_eq!(call_count(&fake), 3);
-}
-
 #[wasm_bindgen(module = "/tests/common/helpers.js")]
 extern "C" {
     #[wasm_bindgen(js_name = fetchAnswering)]
