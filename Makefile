@@ -92,7 +92,7 @@ lint:
 	RUSTDOCFLAGS="-D warnings" cargo doc --locked -q --no-deps -p user-management-client -p user-management-client-js
 	RUSTDOCFLAGS="-D warnings" cargo doc --locked -q --no-deps -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown
 	cargo clippy --locked -p user-management-client -p user-management-client-component --target wasm32-wasip2 --lib -- -D warnings
-	cargo clippy --locked -p user-management-client-component --target wasm32-wasip2 --example joined --features joined-example -- -D warnings
+	cargo clippy --locked -p user-management-client-component --target wasm32-wasip2 --example joined --example edge --features joined-example,edge-example -- -D warnings
 	@out=$$(cargo check --locked -q -p user-management-client --target wasm32-wasip1 2>&1) && \
 	  { echo "lint: the library built for wasm32-wasip1, which has no wasi:http" >&2; exit 1; }; \
 	  grep -q "needs wasm32-wasip2" <<<"$$out" || { echo "$$out" >&2; echo "lint: the wasm32-wasip1 build did not fail with the message naming wasm32-wasip2" >&2; exit 1; }
@@ -224,7 +224,7 @@ component: setup
 ## (tests/component/joined.test.mjs: they overlap, a timeout fires while
 ## another call waits, a dropped call's request goes).
 component-tests: debug-server component
-	scripts/with-server.sh --faults -- node --test tests/component/
+	scripts/with-server.sh --faults -- node --test tests/component/ tests/edge/
 
 ## The book (docs/) built by mdBook into target/book/, any warning failing
 ## it, with the JS API reference (TypeDoc, from the shipped .d.ts) and the

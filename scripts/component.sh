@@ -21,9 +21,13 @@ mkdir -p "$out"
 # nothing in the component: a second build without it would write another
 # build of the component over the same file.
 cargo build --locked --release --target wasm32-wasip2 \
-  -p user-management-client-component --lib --example joined --features joined-example
+  -p user-management-client-component --lib --example joined --example edge \
+  --features joined-example,edge-example
 cp target/wasm32-wasip2/release/user_management_client_component.wasm "$wasm"
 cp target/wasm32-wasip2/release/examples/joined.wasm "$out/joined.wasm"
+# The edge handler on the library (tests/edge): a wasi:http/incoming-handler.
+mkdir -p target/edge
+cp target/wasm32-wasip2/release/examples/edge.wasm target/edge/handler.wasm
 
 wit=$(jco wit "$wasm")
 grep -qx '  export user-management:client/users@0.1.0;' <<<"$wit" || {
