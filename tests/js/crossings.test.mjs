@@ -1,0 +1,56 @@
+// How many times one call crosses between JavaScript and the .wasm: every
+// call of the glue's imports (wasm calling JS) and of the instance's
+// exports (JS calling wasm), counted by wrapping each before the glue
+// instantiates the .wasm. Unlike a time, the count does not move with the
+// machine's load: this test holds today's figure exactly, so a change that
+// adds crossings to the hot path fails here, and one that removes some
+// updates the figure (docs/src/performance.md gives it, with the breakdown).
+// One countUsers, one-shot, against a canned answer from a `fetch` option,
+// after a first call has warmed the instance. No server.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pkg } from "../lib/harness.mjs";
+
+/** Crossings of one warm one-shot countUsers on the glue of pkg/web/. */
+const EXPECTED = 166;
+
+const Instance = WebAssembly.Instance;
+let counting = false;
+const crossings = new Map();
+const count = (name) => { if (counting) crossings.set(name, (crossings.get(name) ?? 0) + 1); };
+/** `fns` with each function wrapped to count its calls as `kind name`. */
+function counted(fns, kind) {
+  const out = {};
+  for (const [name, value] of Object.entries(fns)) {
+    const shown = `${kind} ${name.replace(/_[0-9a-f]{16}$/, "")}`;
+    out[name] = typeof value != "function" ? value : function (...args) {
+      count(shown);
+      return value.apply(this, args);
+    };
+  }
+  return out;
+}
+WebAssembly.Instance = function (module, imports) {
+  const wrapped = Object.fromEntries(Object.entries(imports).map(([ns, fns]) => [ns, counted(fns, "import")]));
+  return { exports: counted(new Instance(module, wrapped).exports, "export") };
+};
+const lib = await import(join(pkg, "web/user_management_client.js"));
+lib.initSync({ module: readFileSync(join(pkg, "web/user_management_client_bg.wasm")) });
+WebAssembly.Instance = Instance;
+
+const BODY = '{"status":200,"result":{"totalUsers":7}}';
+const fetch = () => Promise.resolve(new Response(BODY, { headers: { "content-type": "application/json" } }));
+
+test(`one countUsers crosses between JS and wasm ${EXPECTED} times`, async (t) => {
+  await lib.countUsers("http://127.0.0.1:9", {}, { fetch });
+  counting = true;
+  const envelope = await lib.countUsers("http://127.0.0.1:9", {}, { fetch });
+  counting = false;
+  assert.equal(envelope.result.totalUsers, 7);
+  const total = [...crossings.values()].reduce((a, b) => a + b, 0);
+  const breakdown = [...crossings].sort((a, b) => b[1] - a[1]).map(([name, n]) => `${n} ${name}`);
+  t.diagnostic(`${total} crossings: ${breakdown.join(", ")}`);
+  assert.equal(total, EXPECTED, `crossings of one call (the figure in docs/src/performance.md): ${breakdown.join(", ")}`);
+});
