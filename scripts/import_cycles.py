@@ -29,23 +29,74 @@ for path in sorted(src.rglob("*.rs")):
     files[tuple(parts)] = path
 
 
+def blank(text):
+    """The code with comments, string and char literals blanked out, in one
+    pass (so that `"//"` in a string or `'"'` is not taken for a comment or
+    a quote); line breaks are kept."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if text.startswith("//", i):
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+        elif text.startswith("/*", i):
+            depth, i = 1, i + 2
+            while i < n and depth:
+                if text.startswith("/*", i):
+                    depth, i = depth + 1, i + 2
+                elif text.startswith("*/", i):
+                    depth, i = depth - 1, i + 2
+                else:
+                    i += 1
+            out.append(" ")
+        elif c == "r" and re.match(r'r#*"', text[i:]) and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_")):
+            hashes = re.match(r"r(#*)\"", text[i:]).group(1)
+            end = text.find('"' + hashes, i + 2 + len(hashes))
+            i = n if end < 0 else end + 1 + len(hashes)
+            out.append('""')
+        elif c == '"':
+            i += 1
+            while i < n and text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+            i += 1
+            out.append('""')
+        elif c == "'" and (m := re.match(r"'(\\.[^']*|[^'\\])'", text[i:])):
+            i += m.end()
+            out.append("' '")
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+# A test module: `#[cfg(...)]` naming `test`, then `mod name { ... }` or
+# `mod name;` (a file of its own).
+TEST_MOD = re.compile(r"#\[cfg\([^\]]*\btest\b[^\]]*\)\]\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*([{;])")
+
+
 def strip(text):
-    """The code without comments, string literals and test modules."""
-    text = re.sub(r"//[^\n]*", "", text)
-    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
-    text = re.sub(r'"(?:\\.|[^"\\])*"', '""', text)
-    while (test := re.search(r"#\[cfg\(test\)\]\s*mod\s+\w+\s*\{", text)):
+    """The code without comments, literals and test modules; and the names
+    of the test modules that are files of their own."""
+    text = blank(text)
+    test_files = []
+    while (test := TEST_MOD.search(text)):
+        if test.group(2) == ";":
+            test_files.append(test.group(1))
+            text = text[: test.start()] + text[test.end() :]
+            continue
         depth, end = 0, test.end() - 1
         for end in range(test.end() - 1, len(text)):
             depth += {"{": 1, "}": -1}.get(text[end], 0)
             if depth == 0:
                 break
         text = text[: test.start()] + text[end + 1 :]
-    return text
+    return text, test_files
 
 
 def expand(tree):
-    """`a::{b, c::{d, e}}` -> ['a::b', 'a::c::d', 'a::c::e']."""
+    """`a::{b, c::{d as x, e}}` -> ['a::b', 'a::c::d', 'a::c::e'] (an alias
+    is dropped: the path is what it names)."""
+    tree = re.sub(r"\s+as\s+\w+", "", tree)
     tree = re.sub(r"\s+", "", tree)
     start = tree.find("{")
     if start < 0:
@@ -70,8 +121,7 @@ def paths(module, code):
         for p in expand(tree):
             first = p.split("::")[0]
             if first == "self":
-                p = "::".join(["super"] * 0 + p.split("::")[1:])
-                found.append(("self", p))
+                found.append(("self", "::".join(p.split("::")[1:])))
             elif first in ("crate", "super"):
                 found.append(p)
             elif tuple(module) + (first,) in files:
@@ -84,9 +134,9 @@ def paths(module, code):
     for p in found:
         base = list(module)
         if isinstance(p, tuple):
-            absolute.append(tuple(base + [s.split(" as ")[0] for s in p[1].split("::")]))
+            absolute.append(tuple(base + p[1].split("::")))
             continue
-        segs = [s.split(" as ")[0] for s in p.split("::")]
+        segs = p.split("::")
         if segs[0] == "crate":
             base, segs = [], segs[1:]
         while segs and segs[0] == "super":
@@ -96,16 +146,21 @@ def paths(module, code):
 
 
 # What lib.rs re-exports at the root: `pub use api::client::UsersClient;`.
-lib_code = strip(files[()].read_text())
+lib_code, _ = strip(files[()].read_text())
 reexport = {}
 for tree in re.findall(r"\bpub\s+use\s+([^;]+);", lib_code):
     for p in expand(tree):
         segs = p.split("::")
-        reexport[segs[-1].split(" as ")[-1]] = tuple(segs[:-1])
+        reexport[segs[-1]] = tuple(segs[:-1])
+    # An alias names the item under another name.
+    for name, alias in re.findall(r"(\w+)\s+as\s+(\w+)", tree):
+        for p in expand(tree):
+            if p.split("::")[-1] == name:
+                reexport[alias] = tuple(p.split("::")[:-1])
 
 
 def target(path):
-    if len(path) == 1 and path[0] in reexport and path not in files:
+    if path and path[0] in reexport and path[:1] not in files:
         path = reexport[path[0]]
     for n in range(len(path), 0, -1):
         if path[:n] in files:
@@ -113,11 +168,19 @@ def target(path):
     return None
 
 
+# A file that only a test module declares (`#[cfg(test)] mod x;`) is a
+# test beside its parent, not part of the crate's graph.
+tests_only = set()
+for module, path in files.items():
+    _, test_files = strip(path.read_text())
+    tests_only |= {tuple(module) + (name,) for name in test_files}
+files = {m: p for m, p in files.items() if m not in tests_only}
+
 edges = {m: set() for m in files if m}
 for module, path in files.items():
     if not module:
         continue
-    code = strip(path.read_text())
+    code, _ = strip(path.read_text())
     for p in paths(module, code):
         to = target(p)
         if to and to != module and to != ():

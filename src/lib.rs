@@ -13,7 +13,7 @@
 //! ├── transport/   how attempts reach the server: may use host, rules and the root files
 //! │   ├── mod.rs   the transports, and Target, this build's
 //! │   ├── seam.rs  the Transport trait the call loop is written against
-//! │   ├── fetch/   through the JS host's fetch (the only folder with JS types, with api's JS-facing options)
+//! │   ├── fetch/   through the JS host's fetch (JS types: here, in host/'s JS rejection and signal, and api's JS-facing options)
 //! │   ├── wasi/    through wasi:http and wasi:clocks, on wasm32-wasip2 only (the component in component/)
 //! │   ├── native/  through reqwest (rustls) on tokio, on every target that is not wasm32
 //! │   └── plain/   the request and answer of wasi/ and native/ (serde_json, url)

@@ -10,7 +10,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::server;
+use common::{keep_alive_server, server};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use user_management_client::{
     CallOptions, ClientOptions, CountParams, ErrorKind, ParamsIn, UsersClient,
@@ -165,7 +165,9 @@ fn futures_lite_block_on<F: std::future::Future>(future: F) -> F::Output {
 
 #[test]
 fn one_client_on_two_runtimes_in_turn() {
-    let server = server();
+    // A server that keeps its connections open: the client's pool holds
+    // one from the first runtime when the second asks.
+    let server = keep_alive_server();
     let client = UsersClient::new(ClientOptions::new(&server.url)).expect("client");
     for _ in 0..2 {
         let runtime = tokio::runtime::Runtime::new().expect("runtime");

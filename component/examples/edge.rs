@@ -12,7 +12,8 @@
 //!   504 for `timeout` and 502 for the other kinds of the upstream
 //!   (`network`, `decode`, `api`, `http`); a base URL the client refuses
 //!   (or none) is the handler's own fault, 500 with kind `validation`.
-//! - Any other method or path: 404 (`GET` only; `HEAD` too, without a body).
+//! - Any other path: 404; any other method than `GET` (and `HEAD`, which
+//!   gets no body): 405.
 //!
 //! `USERS_API_BASE_URL` is the upstream; `USERS_API_TIMEOUT_MS`, if set,
 //! its timeout per attempt (default 10 s). Each request runs on wstd's

@@ -200,12 +200,12 @@ async fn dropped(run: &Run<'_>) -> Vec<Value> {
 }
 
 /// How many requests of call `i` to `/faults/held` the server saw closed
-/// before its answer, asked up to 100 times 20 ms apart until it is one
+/// before its answer, asked up to 250 times 20 ms apart until it is one
 /// (a request still open stays at 0 for its 30 s).
 async fn closed(run: &Run<'_>, i: usize) -> u64 {
     let url = format!("{}/faults/held/{}-{i}/closed", run.server, run.key);
     let mut closed = 0;
-    for _ in 0..100 {
+    for _ in 0..250 {
         closed = closed_now(&url).await;
         if closed > 0 {
             break;

@@ -7,8 +7,9 @@
 //! own folder. [`Target`] names the one this build uses; the loop is written
 //! once against it.
 //!
-//! [`fetch`] is the transport through the JS host's `fetch`: the only place,
-//! with the client's JS-facing options, where JS types appear. [`wasi`] is
+//! [`fetch`] is the transport through the JS host's `fetch`: the only
+//! transport with JS types (`host/` has a JS host's rejection and signal,
+//! `api/` its JS-facing options). [`wasi`] is
 //! its sibling for `wasm32-wasip2` (the WebAssembly component in
 //! `component/`), through `wasi:http` and `wasi:clocks`; [`native`] the one
 //! for every target that is not wasm32, through reqwest on tokio. Those two

@@ -23,6 +23,16 @@ impl Drop for Server {
 /// Starts the server built beside this test (`target/debug`), with its
 /// fault routes and 1000 seeded users.
 pub fn server() -> Server {
+    start(&["--faults"])
+}
+
+/// The server without its fault routes: it keeps connections open between
+/// answers (in fault mode it closes each), so a client reuses them.
+pub fn keep_alive_server() -> Server {
+    start(&[])
+}
+
+fn start(extra: &[&str]) -> Server {
     let exe = std::env::current_exe().expect("test path");
     let dir = exe
         .parent()
@@ -45,8 +55,8 @@ pub fn server() -> Server {
             ":memory:",
             "--seed",
             "1000",
-            "--faults",
         ])
+        .args(extra)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()

@@ -37,6 +37,11 @@ const NEEDS_TOKIO: &str = "natively this client calls the API through reqwest on
      call it inside a tokio runtime with its IO and time drivers enabled \
      (`#[tokio::main]`, or `enable_all()` on the runtime builder)";
 
+/// How tokio's panics for a runtime without its IO or time driver begin
+/// ("A Tokio 1.x context was found, but timers are disabled. Call
+/// `enable_time` on the runtime builder to enable timers.").
+const TOKIO_WITHOUT_A_DRIVER: &str = "A Tokio 1.x context was found, but";
+
 /// How long a client that builds its own HTTP client waits for a
 /// connection (each attempt's timeout still covers the whole exchange).
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -123,9 +128,10 @@ impl Http for Native {
     }
 }
 
-/// Polls `future` to its end, turning a panic inside it (tokio's, for a
-/// runtime without a driver it needs) into a `network` error that quotes
-/// the panic's message and is not retried.
+/// Polls `future` to its end, turning tokio's panic for a runtime without
+/// a driver it needs into a `network` error that quotes it and is not
+/// retried. Any other panic (a caller's hook, a bug) goes on unwinding to
+/// the caller, as it would without this.
 async fn unwound<F: Future>(future: F) -> Result<F::Output, Failed> {
     let mut future = pin!(future);
     std::future::poll_fn(
@@ -138,6 +144,9 @@ async fn unwound<F: Future>(future: F) -> Result<F::Output, Failed> {
                     .map(|text| text.to_string())
                     .or_else(|| panic.downcast_ref::<String>().cloned())
                     .unwrap_or_default();
+                if !said.starts_with(TOKIO_WITHOUT_A_DRIVER) {
+                    std::panic::resume_unwind(panic);
+                }
                 let error = Error::new(
                     ErrorKind::Network,
                     format!("the call could not run on this tokio runtime: {said}"),

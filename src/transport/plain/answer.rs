@@ -54,11 +54,24 @@ impl<'a> Collected<'a> {
         })
     }
 
-    /// Keeps `chunk`, or fails if the body would grow past the limit.
+    /// Keeps `chunk`, or fails if the body would grow past the limit. The
+    /// buffer grows by doubling, but never past the limit: its capacity,
+    /// not only what it holds, stays within it.
     pub fn push(&mut self, chunk: &[u8]) -> Result<(), Error> {
         let total = (self.bytes.len() as u64).saturating_add(chunk.len() as u64);
         if !self.bounds.allows(total) {
             return Err(self.bounds.too_large(self.http_status, self.url));
+        }
+        let needed = self.bytes.len() + chunk.len();
+        if needed > self.bytes.capacity() {
+            let doubled = (self.bytes.capacity() * 2).max(needed);
+            let limit = usize::try_from(self.bounds.max_body_bytes).unwrap_or(usize::MAX);
+            let room = if limit == 0 {
+                doubled
+            } else {
+                doubled.min(limit)
+            };
+            self.bytes.reserve_exact(room - self.bytes.len());
         }
         self.bytes.extend_from_slice(chunk);
         Ok(())
