@@ -8,7 +8,7 @@ DEMO_BIND ?= 127.0.0.1:8080
 DEMO_DB ?= data/users.sqlite3
 SERVER := target/server/user-management-server
 
-.PHONY: all setup setup-build setup-docs build package server debug-server demo test compat leptos leptos-build lint unit wasm-tests js-tests load smoke frameworks runners workers mocks runners-workers-mocks openapi e2e rust-example versions component component-tests docs publish-check openapi-lint openapi-conformance openapi-types bench mutants clean
+.PHONY: all setup setup-build setup-docs build package server debug-server demo test compat leptos leptos-build lint unit wasm-tests js-tests load smoke frameworks runners workers mocks runners-workers-mocks openapi e2e rust-example versions component edge component-tests docs publish-check openapi-lint openapi-conformance openapi-types bench mutants clean
 
 all: build
 
@@ -92,7 +92,7 @@ lint:
 	RUSTDOCFLAGS="-D warnings" cargo doc --locked -q --no-deps -p user-management-client -p user-management-client-js
 	RUSTDOCFLAGS="-D warnings" cargo doc --locked -q --no-deps -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown
 	cargo clippy --locked -p user-management-client -p user-management-client-component --target wasm32-wasip2 --lib -- -D warnings
-	cargo clippy --locked -p user-management-client-component --target wasm32-wasip2 --example joined --example edge --features joined-example,edge-example -- -D warnings
+	cargo clippy --locked -p user-management-client-component --target wasm32-wasip2 --example joined --example edge --example users_handler --features joined-example,edge-example,users-handler-example -- -D warnings
 	@out=$$(cargo check --locked -q -p user-management-client --target wasm32-wasip1 2>&1) && \
 	  { echo "lint: the library built for wasm32-wasip1, which has no wasi:http" >&2; exit 1; }; \
 	  grep -q "needs wasm32-wasip2" <<<"$$out" || { echo "$$out" >&2; echo "lint: the wasm32-wasip1 build did not fail with the message naming wasm32-wasip2" >&2; exit 1; }
@@ -223,6 +223,12 @@ component: setup
 ## and the library's calls joined under wstd's runtime in the wasmtime CLI
 ## (tests/component/joined.test.mjs: they overlap, a timeout fires while
 ## another call waits, a dropped call's request goes).
+## The two edge handlers (tests/edge), which `make component` builds with
+## the component: target/edge/handler.wasm, the handler on the library, and
+## target/edge/composed.wasm, a handler importing `users` composed with the
+## component (wasm-tools compose).
+edge: component
+
 component-tests: debug-server component
 	scripts/with-server.sh --faults -- node --test tests/component/ tests/edge/
 

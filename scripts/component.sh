@@ -21,13 +21,11 @@ mkdir -p "$out"
 # nothing in the component: a second build without it would write another
 # build of the component over the same file.
 cargo build --locked --release --target wasm32-wasip2 \
-  -p user-management-client-component --lib --example joined --example edge \
-  --features joined-example,edge-example
+  -p user-management-client-component --lib \
+  --example joined --example edge --example users_handler \
+  --features joined-example,edge-example,users-handler-example
 cp target/wasm32-wasip2/release/user_management_client_component.wasm "$wasm"
 cp target/wasm32-wasip2/release/examples/joined.wasm "$out/joined.wasm"
-# The edge handler on the library (tests/edge): a wasi:http/incoming-handler.
-mkdir -p target/edge
-cp target/wasm32-wasip2/release/examples/edge.wasm target/edge/handler.wasm
 
 wit=$(jco wit "$wasm")
 grep -qx '  export user-management:client/users@0.1.0;' <<<"$wit" || {
@@ -48,6 +46,23 @@ users=user-management:client/users@0.1.0
 jco transpile "$wasm" -o "$out/jco-browser" --name user-management-client --quiet \
   --async-mode jspi --async-imports 'wasi:io/poll#poll' 'wasi:io/poll#[method]pollable.block' \
   --async-exports "$users#count-users" "$users#list-users"
+
+# At the edge (tests/edge): the handler on the library, and a handler that
+# imports `users` composed with the component into one; each exports
+# wasi:http/incoming-handler, and the composed one imports no `users`.
+edge=target/edge
+mkdir -p "$edge"
+cp target/wasm32-wasip2/release/examples/edge.wasm "$edge/handler.wasm"
+target/venv/bin/wasm-tools compose target/wasm32-wasip2/release/examples/users_handler.wasm \
+  -d "$wasm" -o "$edge/composed.wasm" 2>/dev/null
+for handler in "$edge/handler.wasm" "$edge/composed.wasm"; do
+  wit=$(jco wit "$handler")
+  grep -q '^  export wasi:http/incoming-handler@' <<<"$wit" || {
+    echo "$wit" >&2; echo "component: $handler exports no wasi:http/incoming-handler" >&2; exit 1; }
+  ! grep -q '^  import user-management:' <<<"$wit" || {
+    echo "$wit" >&2; echo "component: $handler still imports users" >&2; exit 1; }
+done
+echo "component: $edge/handler.wasm and $edge/composed.wasm export wasi:http/incoming-handler"
 
 raw=$(stat -c %s "$wasm")
 gz=$(gzip -9 -c "$wasm" | wc -c)
