@@ -24,45 +24,21 @@ use serde_json::{json, Value};
 use user_management_client::{
     Active, CallOptions, ClientOptions, CountParams, ErrorKind, UsersClient,
 };
-use wstd::http::{Body, Error, Method, Request, Response, StatusCode};
+use wstd::http::{Body, Error, Request, Response, StatusCode};
+
+#[path = "shared/answer.rs"]
+mod answer;
+use answer::{failure, no_base_url};
 
 #[wstd::http_server]
 async fn main(request: Request<Body>) -> Result<Response<Body>, Error> {
-    let (status, body) = if request.uri().path() != "/" {
-        (
-            StatusCode::NOT_FOUND,
-            failure("validation", "only GET / is served"),
-        )
-    } else if request.method() != Method::GET && request.method() != Method::HEAD {
-        (
-            StatusCode::METHOD_NOT_ALLOWED,
-            failure("validation", "only GET / is served"),
-        )
-    } else {
-        active_users().await
-    };
-    let body = if request.method() == Method::HEAD {
-        Body::empty()
-    } else {
-        Body::from(body.to_string())
-    };
-    let mut response = Response::new(body);
-    *response.status_mut() = status;
-    response.headers_mut().insert(
-        "content-type",
-        wstd::http::HeaderValue::from_static("application/json"),
-    );
-    Ok(response)
+    answer::answer(request, active_users).await
 }
 
 /// The upstream's count of active users, or why there is none.
 async fn active_users() -> (StatusCode, Value) {
     let Ok(base_url) = std::env::var("USERS_API_BASE_URL") else {
-        let message = "USERS_API_BASE_URL is not set: serve with --env USERS_API_BASE_URL=…";
-        return (
-            StatusCode::INTERNAL_SERVER_ERROR,
-            failure("validation", message),
-        );
+        return no_base_url();
     };
     let mut options = ClientOptions::new(base_url);
     if let Some(ms) = std::env::var("USERS_API_TIMEOUT_MS")
@@ -98,8 +74,4 @@ async fn active_users() -> (StatusCode, Value) {
 /// A failed call as the handler answers it.
 fn failed(error: &user_management_client::Error) -> Value {
     failure(error.kind().as_str(), error.message())
-}
-
-fn failure(kind: &str, message: &str) -> Value {
-    json!({ "error": { "kind": kind, "message": message } })
 }

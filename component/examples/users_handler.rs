@@ -13,7 +13,11 @@
 //! is the `users` component's: this handler only maps its answer.
 
 use serde_json::{json, Value};
-use wstd::http::{Body, Error, HeaderValue, Method, Request, Response, StatusCode};
+use wstd::http::{Body, Error, Request, Response, StatusCode};
+
+#[path = "shared/answer.rs"]
+mod answer;
+use answer::{failure, no_base_url};
 
 wit_bindgen::generate!({
     inline: "
@@ -31,41 +35,14 @@ use user_management::client::users::{self, Active, ClientOptions, CountParams, E
 
 #[wstd::http_server]
 async fn main(request: Request<Body>) -> Result<Response<Body>, Error> {
-    let (status, body) = if request.uri().path() != "/" {
-        (
-            StatusCode::NOT_FOUND,
-            failure("validation", "only GET / is served"),
-        )
-    } else if request.method() != Method::GET && request.method() != Method::HEAD {
-        (
-            StatusCode::METHOD_NOT_ALLOWED,
-            failure("validation", "only GET / is served"),
-        )
-    } else {
-        active_users()
-    };
-    let body = if request.method() == Method::HEAD {
-        Body::empty()
-    } else {
-        Body::from(body.to_string())
-    };
-    let mut response = Response::new(body);
-    *response.status_mut() = status;
-    response
-        .headers_mut()
-        .insert("content-type", HeaderValue::from_static("application/json"));
-    Ok(response)
+    answer::answer(request, || async { active_users() }).await
 }
 
 /// The upstream's count of active users through the `users` component, or
 /// why there is none.
 fn active_users() -> (StatusCode, Value) {
     let Ok(base_url) = std::env::var("USERS_API_BASE_URL") else {
-        let message = "USERS_API_BASE_URL is not set: serve with --env USERS_API_BASE_URL=…";
-        return (
-            StatusCode::INTERNAL_SERVER_ERROR,
-            failure("validation", message),
-        );
+        return no_base_url();
     };
     let options = ClientOptions {
         base_url,
@@ -95,8 +72,4 @@ fn active_users() -> (StatusCode, Value) {
             (status, failure(kind, &error.message))
         }
     }
-}
-
-fn failure(kind: &str, message: &str) -> Value {
-    json!({ "error": { "kind": kind, "message": message } })
 }

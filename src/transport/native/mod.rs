@@ -81,16 +81,25 @@ impl Http for Native {
         Ok(())
     }
 
+    /// The timeout of `bounds` (0: none) covers the response and its body.
     async fn attempt(
         request: &Request,
         client: &reqwest::Client,
         bounds: Bounds,
         arrived: Arrived<'_>,
     ) -> Result<Answer, Failed> {
-        match unwound(attempt(request, client, bounds, arrived)).await {
-            Ok(outcome) => Ok(outcome?),
-            Err(failed) => Err(failed),
-        }
+        let timed = async {
+            let exchange = exchange(request, client, bounds, arrived);
+            if bounds.timeout_ms == 0 {
+                return exchange.await;
+            }
+            let timeout = Duration::from_millis(u64::from(bounds.timeout_ms));
+            match tokio::time::timeout(timeout, exchange).await {
+                Ok(outcome) => outcome,
+                Err(_) => Err(bounds.timed_out(&request.url)),
+            }
+        };
+        Ok(unwound(timed).await??)
     }
 
     async fn pause(ms: f64) -> Result<(), Error> {
@@ -159,27 +168,6 @@ async fn unwound<F: Future>(future: F) -> Result<F::Output, Failed> {
         },
     )
     .await
-}
-
-/// Sends `request` as a `POST` through `client` and reads the whole answer:
-/// the timeout of `bounds` (0: none) covers the response and its body, of
-/// which no more than the limit is read; `arrived` is told the HTTP status
-/// as soon as the response headers are there.
-async fn attempt(
-    request: &Request,
-    client: &reqwest::Client,
-    bounds: Bounds,
-    arrived: Arrived<'_>,
-) -> Result<Answer, Error> {
-    let exchange = exchange(request, client, bounds, arrived);
-    if bounds.timeout_ms == 0 {
-        return exchange.await;
-    }
-    let timeout = Duration::from_millis(u64::from(bounds.timeout_ms));
-    match tokio::time::timeout(timeout, exchange).await {
-        Ok(outcome) => outcome,
-        Err(_) => Err(bounds.timed_out(&request.url)),
-    }
 }
 
 /// One request and its whole answer. An error drops the response, and with
