@@ -20,10 +20,10 @@ mkdir -p "$out"
 # wasmtime CLI). One build with the example's feature, which changes
 # nothing in the component: a second build without it would write another
 # build of the component over the same file.
-# Without the name section (function names, 80,229 B of the core module on
-# 2026-11-27): no host needs it, and a trap's backtrace is all it served.
-# The release profile keeps it for the other builds (wasm-opt drops it from
-# the npm package's .wasm).
+# Without the name section (the functions' names, a sixth of the core
+# module): no host needs it, and a trap's backtrace is all it served. The
+# release profile keeps it for the other builds (wasm-opt drops it from the
+# npm package's .wasm).
 CARGO_PROFILE_RELEASE_STRIP=symbols cargo build --locked --release --target wasm32-wasip2 \
   -p user-management-client-component --lib \
   --example joined --example edge --example users_handler \
