@@ -10,8 +10,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{keep_alive_server, server};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use common::{answer_42, in_own_process, keep_alive_server, server};
 use user_management_client::{
     CallOptions, ClientOptions, CountParams, ErrorKind, ParamsIn, UsersClient,
 };
@@ -258,20 +257,8 @@ fn one_endless_call_in_this_process() {
 #[test]
 fn one_endless_call_peaks_under_200_mb() {
     let server = server();
-    let output = std::process::Command::new(std::env::current_exe().expect("this test"))
-        .args([
-            "one_endless_call_in_this_process",
-            "--exact",
-            "--ignored",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env(
-            "ENDLESS_URL",
-            format!("{}/faults/endless/native-peak", server.url),
-        )
-        .output()
-        .expect("the child test");
+    let url = format!("{}/faults/endless/native-peak", server.url);
+    let output = in_own_process("one_endless_call_in_this_process", &[("ENDLESS_URL", &url)]);
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{stdout}");
     let kb: u64 = stdout
@@ -293,25 +280,9 @@ async fn answering_after(delay: Duration) -> String {
         .expect("bind");
     let url = format!("http://{}", listener.local_addr().expect("addr"));
     tokio::spawn(async move {
-        while let Ok((mut tcp, _)) = listener.accept().await {
-            tokio::spawn(async move {
-                let mut read = Vec::new();
-                let mut buffer = [0u8; 4096];
-                // The head of a bodiless request (`params_in: Query`).
-                while !read.windows(4).any(|w| w == b"\r\n\r\n") {
-                    match tcp.read(&mut buffer).await {
-                        Ok(0) | Err(_) => return,
-                        Ok(n) => read.extend_from_slice(&buffer[..n]),
-                    }
-                }
-                tokio::time::sleep(delay).await;
-                let body = r#"{"status":200,"result":{"totalUsers":42}}"#;
-                let answer = format!(
-                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
-                    body.len()
-                );
-                let _ = tcp.write_all(answer.as_bytes()).await;
-            });
+        while let Ok((tcp, _)) = listener.accept().await {
+            // The head of a bodiless request (`params_in: Query`).
+            tokio::spawn(answer_42(tcp, delay));
         }
     });
     url

@@ -4,14 +4,18 @@
 //! gets the count.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use std::sync::Arc;
+use std::time::Duration;
 
 use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, KeyPair};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 use tokio_rustls::rustls::pki_types::{PrivateKeyDer, PrivatePkcs8KeyDer};
 use tokio_rustls::rustls::{self, ServerConfig};
 use tokio_rustls::TlsAcceptor;
+
+use common::answer_42;
 use user_management_client::{CallOptions, ClientOptions, CountParams, ErrorKind, UsersClient};
 
 /// A CA's certificate (PEM) and a server config with a certificate for
@@ -57,25 +61,9 @@ async fn https_server(config: ServerConfig) -> String {
             };
             let acceptor = acceptor.clone();
             tokio::spawn(async move {
-                let Ok(mut tls) = acceptor.accept(tcp).await else {
-                    return;
-                };
-                let mut read = Vec::new();
-                let mut buffer = [0u8; 4096];
-                // The request's head and its small body, then the answer.
-                while !read.windows(4).any(|w| w == b"\r\n\r\n") {
-                    match tls.read(&mut buffer).await {
-                        Ok(0) | Err(_) => return,
-                        Ok(n) => read.extend_from_slice(&buffer[..n]),
-                    }
+                if let Ok(tls) = acceptor.accept(tcp).await {
+                    answer_42(tls, Duration::ZERO).await;
                 }
-                let body = r#"{"status":200,"result":{"totalUsers":42}}"#;
-                let answer = format!(
-                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-                    body.len()
-                );
-                let _ = tls.write_all(answer.as_bytes()).await;
-                let _ = tls.shutdown().await;
             });
         }
     });
@@ -124,24 +112,18 @@ async fn with_native_roots_the_platform_store_is_trusted() {
     let url = https_server(config).await;
     let file = std::env::temp_dir().join(format!("umc-test-ca-{}.pem", std::process::id()));
     std::fs::write(&file, &ca_pem).expect("write the CA");
-    let exe = std::env::current_exe().expect("this test");
-    let child_file = file.clone();
+    let ssl_cert_file = file.to_string_lossy().into_owned();
     let output = tokio::task::spawn_blocking(move || {
-        std::process::Command::new(exe)
-            .args([
-                "counts_through_ssl_cert_file_in_this_process",
-                "--exact",
-                "--ignored",
-                "--nocapture",
-                "--test-threads=1",
-            ])
-            .env("SSL_CERT_FILE", child_file)
-            .env("NATIVE_ROOTS_URL", url)
-            .output()
+        common::in_own_process(
+            "counts_through_ssl_cert_file_in_this_process",
+            &[
+                ("SSL_CERT_FILE", &ssl_cert_file),
+                ("NATIVE_ROOTS_URL", &url),
+            ],
+        )
     })
     .await
-    .expect("the child ran")
-    .expect("the child test");
+    .expect("the child ran");
     let _ = std::fs::remove_file(&file);
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{stdout}");

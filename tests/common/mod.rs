@@ -1,10 +1,14 @@
 //! The harness of the native tests (`tests/native_client.rs`,
-//! `tests/native_limits.rs`): the reference server, started per test, and
-//! what its fault routes record.
+//! `tests/native_limits.rs`, `tests/native_tls.rs`): the reference server,
+//! started per test, and what its fault routes record; a one-answer server
+//! for a stream of the test's own; a test run in a process of its own.
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::Duration;
+
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
 /// The reference server on a free loopback port, killed when dropped.
 pub struct Server {
@@ -89,4 +93,42 @@ impl Server {
         let body: serde_json::Value = serde_json::from_str(&text).expect("JSON");
         body[what].as_u64().expect("a count")
     }
+}
+
+/// Serves one request on `stream` (a connection, TLS or not): reads its
+/// head (and a small body with it), waits `delay` on tokio's clock, then
+/// answers a count of 42 and closes.
+pub async fn answer_42<S: AsyncRead + AsyncWrite + Unpin>(mut stream: S, delay: Duration) {
+    let mut read = Vec::new();
+    let mut buffer = [0u8; 4096];
+    while !read.windows(4).any(|w| w == b"\r\n\r\n") {
+        match stream.read(&mut buffer).await {
+            Ok(0) | Err(_) => return,
+            Ok(n) => read.extend_from_slice(&buffer[..n]),
+        }
+    }
+    tokio::time::sleep(delay).await;
+    let body = r#"{"status":200,"result":{"totalUsers":42}}"#;
+    let answer = format!(
+        "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let _ = stream.write_all(answer.as_bytes()).await;
+    let _ = stream.shutdown().await;
+}
+
+/// Runs the `#[ignore]`d test `name` of this test binary in a process of
+/// its own, with `env` added to its environment; its output.
+pub fn in_own_process(name: &str, env: &[(&str, &str)]) -> Output {
+    Command::new(std::env::current_exe().expect("this test"))
+        .args([
+            name,
+            "--exact",
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .envs(env.iter().copied())
+        .output()
+        .expect("the child test")
 }
