@@ -25,11 +25,18 @@ if (!existsSync(join(generated, "user_management_client.js"))) {
 const cargo = readFileSync(join(root, "Cargo.toml"), "utf8");
 const field = (name) => cargo.match(new RegExp(`^${name} = "([^"]*)"`, "m"))?.[1];
 
-/** The snippet wasm-bindgen copied into a target, relative to that target. */
+/** Every snippet wasm-bindgen copied into a target (the JS layer's
+ * `js/snippet.js` and the library's `read_capped.js`), relative to it. */
+function snippets(target) {
+  const dir = join(pkg, target);
+  return readdirSync(join(dir, "snippets"), { recursive: true })
+    .map((file) => `snippets/${file}`)
+    .filter((file) => file.endsWith(".js"));
+}
+
+/** The JS layer's snippet (`UsersApiError`), relative to its target. */
 function snippet(target) {
-  const dir = join(pkg, target, "snippets");
-  const [crate] = readdirSync(dir);
-  return `snippets/${crate}/snippet.js`;
+  return snippets(target).find((file) => file.endsWith("/snippet.js"));
 }
 
 // pkg/web/: wasm-pack's output afresh, less its .gitignore of "*" (npm pack
@@ -45,7 +52,7 @@ writeFileSync(join(pkg, "web", "gate.js"), readFileSync(join(npm, "gate.js"), "u
 // Ship the JS minified, as bundlers would (the readable source is js/, npm/
 // and wasm-bindgen's output in target/wasm-pack/web/); bench/ measures the
 // download. Names that are exported stay as they are.
-for (const file of ["user_management_client.js", snippet("web"), "gate.js"].map((f) => join(pkg, "web", f))) {
+for (const file of ["user_management_client.js", ...snippets("web"), "gate.js"].map((f) => join(pkg, "web", f))) {
   const { code } = transformSync(readFileSync(file, "utf8"), { minify: true, target: "es2020" });
   writeFileSync(file, code);
 }
@@ -179,7 +186,7 @@ const manifest = {
     "manual.cjs",
     "web/user_management_client.js",
     "web/user_management_client_bg.wasm",
-    `web/${snippet("web")}`,
+    ...snippets("web").map((file) => `web/${file}`),
     "web/gate.js",
     "wasm-bytes.js",
     "LICENSE-MIT",

@@ -38,6 +38,7 @@ export interface ClientOptions {
   paramsIn?: ParamsIn;      // default "body": JSON object body
   timeoutMs?: number;       // per attempt; default 10000; 0 means none
   retries?: number;         // default 2; see Retries
+  maxBodyBytes?: number;    // the most of an answer's body read; default 67108864 (64 MiB); 0 means no limit
   credentials?: "omit" | "same-origin" | "include"; // default "same-origin"
   fetch?: typeof fetch;     // default globalThis.fetch, called unbound
   hooks?: Hooks;            // observers; see Hooks

@@ -9,10 +9,12 @@
 pub(crate) fn number(n: f64) -> String {
     #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
     {
-        js_sys::Number::from(n)
-            .to_string_with_radix(10)
-            .map(String::from)
-            .unwrap_or_default()
+        #[wasm_bindgen::prelude::wasm_bindgen]
+        extern "C" {
+            #[wasm_bindgen(js_name = String)]
+            fn to_string(value: &wasm_bindgen::JsValue) -> String;
+        }
+        to_string(&n.into())
     }
     #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
     {

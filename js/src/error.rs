@@ -1,8 +1,8 @@
 //! `UsersApiError`: the class in `snippet.js`, made from the library's
 //! [`Rejection`] (an `Error` and the JS value behind it).
 
-use js_sys::{Object, Reflect, JSON};
-use user_management_client::binding::{body_is_json, Rejection};
+use js_sys::{JsString, Object, Reflect};
+use user_management_client::binding::{body_is_json, parse_json, Rejection};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(module = "/snippet.js")]
@@ -22,10 +22,11 @@ extern "C" {
 pub fn to_js(rejection: Rejection) -> JsValue {
     let Rejection { error, cause } = rejection;
     let body = error.body().map(|text| {
+        let text = JsString::from(text);
         if body_is_json(&error) {
-            JSON::parse(text).unwrap_or_else(|_| text.into())
+            parse_json(&text).unwrap_or_else(|_| text.into())
         } else {
-            JsValue::from(text)
+            text.into()
         }
     });
     // Only the fields the error has: the class sets each one given.

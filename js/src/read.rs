@@ -151,6 +151,11 @@ fn set_client_option(
                 client.retries = retries;
             }
         }
+        "maxBodyBytes" => {
+            if let Some(max_body_bytes) = options::max_body_bytes(&read)? {
+                client.max_body_bytes = max_body_bytes;
+            }
+        }
         "credentials" => client.credentials = options::credentials(&read)?,
         "hooks" => client.hooks = hooks(value)?,
         "fetch" => {

@@ -194,7 +194,7 @@ impl UsersClient {
         )?;
         let bounds = Bounds {
             timeout_ms: options.timeout.map_or(config.timeout_ms, duration_ms),
-            max_body_bytes: config.options.body_limit(),
+            max_body_bytes: config.options.max_body_bytes,
             naming: config.options.naming,
         };
         let mut retries_done = 0;

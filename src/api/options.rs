@@ -21,9 +21,7 @@ use crate::host::{MaybeSend, MaybeSendSync, Rejection, Signal};
 #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 use crate::model::Credentials;
 use crate::model::ParamsIn;
-#[cfg(any(not(target_arch = "wasm32"), target_os = "wasi"))]
-use crate::rules::options::DEFAULT_MAX_BODY_BYTES;
-use crate::rules::options::{Naming, DEFAULT_RETRIES, DEFAULT_TIMEOUT};
+use crate::rules::options::{Naming, DEFAULT_MAX_BODY_BYTES, DEFAULT_RETRIES, DEFAULT_TIMEOUT};
 use crate::rules::secrets;
 
 /// A client's options. [`ClientOptions::new`] fills the defaults; the
@@ -63,9 +61,7 @@ pub struct ClientOptions {
     pub retries: u32,
     /// The most bytes of an answer's body read; a larger answer fails with
     /// [`ErrorKind::Decode`](crate::ErrorKind::Decode). `0` means no limit.
-    /// Default: 64 MiB. (Native and `wasm32-wasip2` builds: the fetch
-    /// transport of a JS host build does not cap bodies yet.)
-    #[cfg(any(not(target_arch = "wasm32"), target_os = "wasi"))]
+    /// Default: 64 MiB.
     pub max_body_bytes: u64,
     /// The HTTP client the calls go through, with its connection pool:
     /// the caller's own (for a proxy, private CA roots, a client
@@ -99,7 +95,6 @@ impl fmt::Debug for ClientOptions {
             .field("params_in", &self.params_in)
             .field("timeout", &self.timeout)
             .field("retries", &self.retries);
-        #[cfg(any(not(target_arch = "wasm32"), target_os = "wasi"))]
         shown.field("max_body_bytes", &self.max_body_bytes);
         #[cfg(not(target_arch = "wasm32"))]
         shown.field("http_client", &self.http_client.is_some());
@@ -122,7 +117,6 @@ impl ClientOptions {
             params_in: ParamsIn::default(),
             timeout: DEFAULT_TIMEOUT,
             retries: DEFAULT_RETRIES,
-            #[cfg(any(not(target_arch = "wasm32"), target_os = "wasi"))]
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             #[cfg(not(target_arch = "wasm32"))]
             http_client: None,
@@ -188,24 +182,9 @@ impl ClientOptions {
     /// `Content-Length` over it is refused before the body is read, and a
     /// body that grows past it is dropped at once; either fails the call
     /// with [`ErrorKind::Decode`](crate::ErrorKind::Decode), never retried.
-    /// (Native and `wasm32-wasip2` builds.)
-    #[cfg(any(not(target_arch = "wasm32"), target_os = "wasi"))]
     pub fn max_body_bytes(mut self, max_body_bytes: u64) -> Self {
         self.max_body_bytes = max_body_bytes;
         self
-    }
-
-    /// The body limit each attempt keeps (0: none).
-    #[cfg(any(not(target_arch = "wasm32"), target_os = "wasi"))]
-    pub(crate) fn body_limit(&self) -> u64 {
-        self.max_body_bytes
-    }
-
-    /// The body limit each attempt keeps: none (the fetch transport reads
-    /// whole bodies).
-    #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
-    pub(crate) fn body_limit(&self) -> u64 {
-        0
     }
 
     /// What the fetch transport reads of the options: the `fetch` option

@@ -75,7 +75,7 @@ fn redact_cause(cause: JsValue, secrets: &[String]) -> JsValue {
         None => cause.as_string().unwrap_or_default(),
     };
     let shown = redacted(&shown, secrets).unwrap_or(shown);
-    js_sys::Error::new(&shown).into()
+    wasm_bindgen::JsError::new(&shown).into()
 }
 
 /// All the text of a value that might quote a secret.

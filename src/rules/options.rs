@@ -22,12 +22,13 @@ pub const DEFAULT_MAX_BODY_BYTES: u64 = 64 * 1024 * 1024;
 pub const MAX_TIMER_MS: u32 = 2_147_483_647;
 
 /// The keys a client's options object may have.
-pub const CLIENT_KEYS: [&str; 8] = [
+pub const CLIENT_KEYS: [&str; 9] = [
     "baseUrl",
     "headers",
     "paramsIn",
     "timeoutMs",
     "retries",
+    "maxBodyBytes",
     "credentials",
     "fetch",
     "hooks",
@@ -122,6 +123,21 @@ pub fn retries(value: &Value) -> Result<Option<u32>, Error> {
         other => Err(Error::invalid(
             "retries",
             "a whole number >= 0",
+            &other.shown(),
+        )),
+    }
+}
+
+/// `maxBodyBytes`: a whole number of bytes >= 0, 0 for no limit (past
+/// `u64::MAX`, `u64::MAX`). `None` when not given.
+pub fn max_body_bytes(value: &Value) -> Result<Option<u64>, Error> {
+    match value {
+        Value::Undefined => Ok(None),
+        // `as` saturates.
+        Value::Number(n) if value.as_integer().is_some() && *n >= 0.0 => Ok(Some(*n as u64)),
+        other => Err(Error::invalid(
+            "maxBodyBytes",
+            "a whole number of bytes >= 0 (0 means no limit)",
             &other.shown(),
         )),
     }
@@ -381,6 +397,33 @@ mod tests {
     }
 
     #[test]
+    fn max_body_bytes_takes_whole_numbers_from_zero() {
+        assert_eq!(max_body_bytes(&Value::Undefined).unwrap(), None);
+        assert_eq!(max_body_bytes(&Value::Number(0.0)).unwrap(), Some(0));
+        assert_eq!(max_body_bytes(&Value::Number(1024.0)).unwrap(), Some(1024));
+        assert_eq!(
+            max_body_bytes(&Value::Number(9_007_199_254_740_991.0)).unwrap(),
+            Some(9_007_199_254_740_991)
+        );
+        assert_eq!(
+            max_body_bytes(&Value::Number(1e300)).unwrap(),
+            Some(u64::MAX)
+        );
+        for bad in [
+            Value::Number(-1.0),
+            Value::Number(1.5),
+            Value::Number(f64::INFINITY),
+            Value::Number(f64::NAN),
+            s("1024"),
+            Value::Null,
+        ] {
+            let err = max_body_bytes(&bad).unwrap_err();
+            assert_eq!(err.param(), Some("maxBodyBytes"), "{bad:?}");
+            assert!(err.message().contains("0 means no limit"), "{bad:?}");
+        }
+    }
+
+    #[test]
     fn bounds_allow_up_to_the_limit_and_name_the_callers_options() {
         let bounds = Bounds {
             timeout_ms: 250,
@@ -523,6 +566,7 @@ mod tests {
                 "paramsIn",
                 "timeoutMs",
                 "retries",
+                "maxBodyBytes",
                 "credentials",
                 "fetch",
                 "hooks",

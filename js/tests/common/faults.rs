@@ -12,11 +12,16 @@ fn retries(n: u32) -> JsValue {
 
 /// A count against `scenario` with `retries`; the rejection and the attempts.
 async fn count_fault(scenario: &str, n: u32) -> (Rejection, f64) {
+    count_with(scenario, retries(n)).await
+}
+
+/// A count against `scenario` with `options`; the rejection and the attempts.
+async fn count_with(scenario: &str, options: JsValue) -> (Rejection, f64) {
     let base = fault(scenario);
     let r = rejects(count_users(
         base.as_str().into(),
         JsValue::UNDEFINED,
-        retries(n),
+        options,
     ))
     .await;
     (r, attempts(&base).await)
@@ -135,6 +140,84 @@ async fn a_10_mb_body_is_cut_to_its_first_65536_utf16_units_never_inside_a_pair(
             "{scenario}: not the text's first units"
         );
     }
+    good_call_still_works().await;
+}
+
+/// A count against `scenario` with `maxBodyBytes: limit` and no retries;
+/// the rejection.
+async fn count_limited(scenario: &str, limit: f64) -> Rejection {
+    let options = obj(&[
+        ("retries", &JsValue::from(0)),
+        ("maxBodyBytes", &JsValue::from(limit)),
+    ]);
+    count_with(scenario, options).await.0
+}
+
+#[wasm_bindgen_test]
+async fn an_endless_body_ends_at_the_default_limit_never_retried() {
+    // With the default retries: a body over the limit is never retried.
+    let (r, n) = count_fault("endless", 2).await;
+    assert_eq!(
+        (r.kind.as_str(), r.http_status, r.status),
+        ("decode", Some(200.0), None),
+        "{}",
+        r.message
+    );
+    assert!(r.body.is_undefined(), "no body is kept");
+    assert!(
+        r.message
+            .contains("larger than 67108864 bytes, the maxBodyBytes option"),
+        "{}",
+        r.message
+    );
+    assert_eq!(n, 1.0, "never retried");
+    good_call_still_works().await;
+}
+
+#[wasm_bindgen_test]
+async fn a_body_limit_of_its_own_and_zero_for_none() {
+    // No Content-Length: cut while reading.
+    let r = count_limited("endless", 100_000.0).await;
+    assert_eq!(r.kind, "decode", "{}", r.message);
+    assert!(
+        r.message.contains("larger than 100000 bytes"),
+        "{}",
+        r.message
+    );
+    // `big` says 10 MiB in its Content-Length: refused before reading.
+    let r = count_limited("big", 1_000_000.0).await;
+    assert_eq!(
+        (r.kind.as_str(), r.http_status),
+        ("decode", Some(200.0)),
+        "{}",
+        r.message
+    );
+    assert!(
+        r.message.contains("larger than 1000000 bytes"),
+        "{}",
+        r.message
+    );
+    // A limit the body fits (its 10 MiB exactly), and 0 (none): the usual
+    // verdict (not JSON), with the body's first 65,536 units.
+    for limit in [10.0 * 1024.0 * 1024.0, 0.0] {
+        let r = count_limited("big", limit).await;
+        assert!(!r.message.contains("larger than"), "{limit}: {}", r.message);
+        let units = r.body.dyn_ref::<js_sys::JsString>().map(|b| b.length());
+        assert_eq!(units, Some(65_536), "{limit}");
+    }
+    // A body exactly at the limit is read; one byte less is refused.
+    let ok = r#"{"status":200,"result":{"totalUsers":7}}"#.len() as f64;
+    let base = fault("ok");
+    let options = obj(&[("maxBodyBytes", &JsValue::from(ok))]);
+    let got = resolves(count_users(
+        base.as_str().into(),
+        JsValue::UNDEFINED,
+        options,
+    ))
+    .await;
+    assert_eq!(get(&get(&got, "result"), "totalUsers"), JsValue::from(7));
+    let r = count_limited("ok", ok - 1.0).await;
+    assert_eq!(r.kind, "decode", "{}", r.message);
     good_call_still_works().await;
 }
 

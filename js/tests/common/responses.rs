@@ -245,6 +245,13 @@ async fn no_answer_within_timeout_ms_is_a_timeout_that_cancels_the_request() {
     assert!(settles_before(&promise, 5_000).await, "settles promptly");
     let r = rejects(promise).await;
     assert_eq!(r.kind, "timeout");
+    // The message names the JS option and its value.
+    assert!(
+        r.message
+            .starts_with("no answer within timeoutMs (50 ms) from POST "),
+        "{}",
+        r.message
+    );
     assert!(
         call_signal_aborted(&fake, 0),
         "the request in flight is cancelled"

@@ -459,6 +459,13 @@ async fn no_answer_within_timeout_ms_is_a_timeout() {
     let (before, outcome) = settled_before(2_000, call).await;
     let error = failed(outcome);
     assert_eq!(error.kind(), ErrorKind::Timeout, "{error}");
+    // The message names the Rust option, not the JS one.
+    assert!(
+        error
+            .message()
+            .starts_with("no answer within timeout (50 ms) from POST "),
+        "{error}"
+    );
     assert!(before, "settles promptly");
     assert_eq!(call_count(&fake), 1);
     assert!(call_signal_aborted(&fake, 0), "the request is cancelled");
@@ -471,6 +478,28 @@ async fn no_answer_within_timeout_ms_is_a_timeout() {
             .await,
     );
     assert_eq!(error.kind(), ErrorKind::Timeout);
+}
+
+#[wasm_bindgen_test]
+async fn a_body_over_max_body_bytes_is_a_decode_error_naming_the_rust_option() {
+    let base = fault("endless");
+    let options = ClientOptions::new(base.as_str())
+        .max_body_bytes(100_000)
+        .retries(2);
+    let error = failed(
+        client(options)
+            .count_users(&CountParams::default(), &none())
+            .await,
+    );
+    assert_eq!(error.kind(), ErrorKind::Decode, "{error}");
+    assert_eq!(error.http_status(), Some(200));
+    assert!(
+        error
+            .message()
+            .contains("larger than 100000 bytes, the max_body_bytes option"),
+        "{error}"
+    );
+    assert_eq!(attempts(&base).await, 1.0, "never retried");
 }
 
 #[wasm_bindgen_test]

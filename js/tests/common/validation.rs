@@ -181,6 +181,11 @@ async fn options_have_their_types() {
         ("timeoutMs", JsValue::from(f64::INFINITY), "timeoutMs"),
         ("retries", JsValue::from(1.5), "retries"),
         ("retries", JsValue::from(-1), "retries"),
+        ("maxBodyBytes", JsValue::from(-1), "maxBodyBytes"),
+        ("maxBodyBytes", JsValue::from(1.5), "maxBodyBytes"),
+        ("maxBodyBytes", JsValue::from("1024"), "maxBodyBytes"),
+        ("maxBodyBytes", JsValue::from(f64::INFINITY), "maxBodyBytes"),
+        ("maxBodyBytes", JsValue::NULL, "maxBodyBytes"),
         ("paramsIn", JsValue::from("json"), "paramsIn"),
         ("credentials", JsValue::from("always"), "credentials"),
         ("fetch", JsValue::from("fetch"), "fetch"),
@@ -201,6 +206,15 @@ async fn options_have_their_types() {
         .err()
         .expect("constructor must throw");
     assert_eq!(get(&thrown, "param"), JsValue::from("retries"));
+    let thrown = UsersClient::new(obj(&[
+        ("baseUrl", &FAKE.into()),
+        ("maxBodyBytes", &JsValue::from(-1)),
+    ]))
+    .err()
+    .expect("constructor must throw");
+    assert_eq!(get(&thrown, "param"), JsValue::from("maxBodyBytes"));
+    let message = get(&thrown, "message").as_string().unwrap_or_default();
+    assert!(message.contains("0 means no limit"), "{message}");
 }
 
 #[wasm_bindgen_test]

@@ -16,10 +16,10 @@ use crate::transport::fetch::exchange::Answer;
 
 #[wasm_bindgen]
 extern "C" {
-    // `JSON.parse` of a JS string: js-sys's takes a `&str`, which would copy
-    // a body of many megabytes into Rust and back.
+    /// `JSON.parse` of a JS string: js-sys's takes a `&str`, which would copy
+    /// a body of many megabytes into Rust and back.
     #[wasm_bindgen(js_namespace = JSON, js_name = parse, catch)]
-    fn parse_json(text: &JsString) -> Result<JsValue, JsValue>;
+    pub fn parse_json(text: &JsString) -> Result<JsValue, JsValue>;
 }
 
 /// The envelope to resolve with (the parsed body itself), or the error,

@@ -7,19 +7,24 @@
 //! throws, rejects with or resolves to is checked here, and the answer is
 //! read as a `web_sys::Response`, never trusted to be one: a replaced
 //! `globalThis.fetch` (a test suite's stub, a polyfill) may resolve with
-//! anything or reject with something that is not an `Error`. Each wait is a [`Stop::race`] in JS against the attempt's timer and the
-//! caller's signal, since a replaced or custom `fetch` may ignore the
-//! request's signal and never settle: the attempt then leaves nothing
-//! behind on its promise but JS functions.
+//! anything or reject with something that is not an `Error`. Each wait is
+//! a [`Stop::race`] in JS against the attempt's timer and the caller's
+//! signal, since a replaced or custom `fetch` may ignore the request's
+//! signal and never settle: the attempt then leaves nothing behind on its
+//! promise but JS functions.
 //!
 //! The body is read as a JS string and never copied into Rust: the answer
-//! module hands it to `JSON.parse`.
+//! module hands it to `JSON.parse`. It is read under its limit by
+//! [`read_capped`](crate::transport::fetch::bridge::read_capped).
 
 use js_sys::{Function, JsString, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{AbortController, AbortSignal};
 
+use crate::error::Error;
+use crate::rules::options::Bounds;
 use crate::rules::retry::is_retryable_status;
+use crate::transport::fetch::bridge::{controlled, read_capped, retry_after, status};
 use crate::transport::fetch::request::Request;
 use crate::transport::fetch::wait::{is_aborted, Stop, Stopped};
 
@@ -35,8 +40,6 @@ pub struct Answer {
 
 /// Why an attempt has no answer.
 pub enum Failure {
-    /// The attempt's timeout passed.
-    TimedOut,
     /// The caller's signal aborted.
     Aborted,
     /// `fetch` failed; the JS error.
@@ -47,15 +50,9 @@ pub enum Failure {
     NoFetch,
     /// `fetch` resolved with this, which is not a `Response`.
     NotAResponse(JsValue),
-}
-
-impl From<Stopped> for Failure {
-    fn from(stopped: Stopped) -> Failure {
-        match stopped {
-            Stopped::TimedOut => Failure::TimedOut,
-            Stopped::Aborted => Failure::Aborted,
-        }
-    }
+    /// A bound of the attempt passed (its timeout, its body limit): the
+    /// rules' error.
+    Bound(Error),
 }
 
 /// Aborts the attempt's controller when dropped, unless the body arrived
@@ -75,14 +72,14 @@ impl Drop for Cancel {
     }
 }
 
-/// Runs one attempt with `fetch` (the global one for `None`): `timeout_ms`
-/// (0: none) covers the response and its body; `signal` is the caller's;
-/// `arrived` is told the HTTP status as soon as the response headers are
-/// there.
+/// Runs one attempt with `fetch` (the global one for `None`): the timeout
+/// of `bounds` (0: none) covers the response and its body, of which no more
+/// than the limit is read; `signal` is the caller's; `arrived` is told the
+/// HTTP status as soon as the response headers are there.
 pub async fn attempt(
     request: &Request,
     fetch: Option<&Function>,
-    timeout_ms: u32,
+    bounds: Bounds,
     signal: Option<&AbortSignal>,
     arrived: &dyn Fn(u16),
 ) -> Result<Answer, Failure> {
@@ -97,35 +94,52 @@ pub async fn attempt(
             &global
         }
     };
-    let controller = AbortController::new().map_err(Failure::Fetch)?;
-    request.init.set_signal(Some(&controller.signal()));
+    let controller = controlled(&request.init).map_err(Failure::Fetch)?;
     let mut cancel = Cancel {
         controller,
         done: false,
     };
-    let stop = Stop::new((timeout_ms > 0).then_some(timeout_ms), signal);
-    let raw = call_fetch(fetch, request, &stop).await?;
-    let http_status = match Reflect::get(&raw, &"status".into()).map(|s| s.as_f64()) {
-        Ok(Some(s)) if (100.0..=599.0).contains(&s) && s.fract() == 0.0 => s as u16,
-        _ => return Err(Failure::NotAResponse(raw.into())),
+    let stop = Stop::new((bounds.timeout_ms > 0).then_some(bounds.timeout_ms), signal);
+    let stopped = |stopped: Stopped| match stopped {
+        Stopped::TimedOut => Failure::Bound(bounds.timed_out(&request.url)),
+        Stopped::Aborted => Failure::Aborted,
     };
+    // `fetch(url, init)`, unbound. It may throw, reject with anything, or
+    // resolve with anything: all of it is checked.
+    let returned = fetch
+        .call2(
+            &JsValue::UNDEFINED,
+            &request.url.as_str().into(),
+            &request.init,
+        )
+        .map_err(Failure::Fetch)?;
+    let raw = stop
+        .race(&returned)
+        .await
+        .map_err(stopped)?
+        .map_err(Failure::Fetch)?;
+    let http_status = match status(&raw) {
+        Ok(s) if (100.0..=599.0).contains(&s) && s.fract() == 0.0 => s as u16,
+        _ => return Err(Failure::NotAResponse(raw)),
+    };
+    let raw: web_sys::Response = raw.unchecked_into();
     arrived(http_status);
+    // An answer from a caller's `fetch` may have no usable headers.
     let retry_after = if is_retryable_status(http_status) {
-        // An answer from a caller's `fetch` may have no usable headers.
-        Reflect::get(&raw, &"headers".into())
-            .ok()
-            .and_then(|headers| {
-                headers
-                    .unchecked_into::<web_sys::Headers>()
-                    .get("retry-after")
-                    .ok()
-            })
-            .flatten()
+        retry_after(&raw).ok().and_then(|value| value.as_string())
     } else {
         None
     };
-    let body = raw.text().map_err(Failure::Body)?;
-    let text = stop.race(&body).await?.map_err(Failure::Body)?;
+    // As a JS number: exact up to 2^53 bytes, far past any body.
+    let body = read_capped(&raw, bounds.max_body_bytes as f64);
+    let text = stop
+        .race(&body)
+        .await
+        .map_err(stopped)?
+        .map_err(Failure::Body)?;
+    if text.is_null() {
+        return Err(Failure::Bound(bounds.too_large(http_status, &request.url)));
+    }
     cancel.done = true;
     Ok(Answer {
         http_status,
@@ -140,27 +154,4 @@ fn global_fetch() -> Result<Function, Failure> {
         .ok()
         .and_then(|global| global.dyn_into().ok())
         .ok_or(Failure::NoFetch)
-}
-
-/// The caller's `fetch`, called unbound as `fetch(url, init)`. It may throw,
-/// reject with anything, or resolve with anything: all of it is checked.
-async fn call_fetch(
-    fetch: &Function,
-    request: &Request,
-    stop: &Stop,
-) -> Result<web_sys::Response, Failure> {
-    let returned = fetch
-        .call2(
-            &JsValue::UNDEFINED,
-            &request.url.as_str().into(),
-            &request.init,
-        )
-        .map_err(Failure::Fetch)?;
-    let resolved = stop.race(&returned).await?.map_err(Failure::Fetch)?;
-    let has_text = resolved.is_object()
-        && Reflect::get(&resolved, &"text".into()).is_ok_and(|text| text.is_function());
-    if !has_text {
-        return Err(Failure::NotAResponse(resolved));
-    }
-    Ok(resolved.unchecked_into())
 }

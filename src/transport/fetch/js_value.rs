@@ -4,43 +4,24 @@
 use wasm_bindgen::prelude::*;
 
 use crate::rules::value::Value;
-
-#[wasm_bindgen]
-extern "C" {
-    // `Object.prototype.toString.call(value)`: "[object Object]" for plain
-    // objects (and class instances), "[object Date]" and so on otherwise.
-    // It throws for a revoked proxy, hence `catch`.
-    #[wasm_bindgen(js_namespace = ["Object", "prototype", "toString"], js_name = call, catch)]
-    fn to_string_tag(value: &JsValue) -> Result<js_sys::JsString, JsValue>;
-}
+use crate::transport::fetch::bridge::kind;
 
 impl Value {
-    /// The picture of a JS value. Reading a string copies it.
+    /// The picture of a JS value: what it is, in one call into JS, then
+    /// its boolean, number or string (a string is copied).
     pub fn of(value: &JsValue) -> Value {
-        if value.is_undefined() {
-            Value::Undefined
-        } else if value.is_null() {
-            Value::Null
-        } else if let Some(b) = value.as_bool() {
-            Value::Bool(b)
-        } else if let Some(n) = value.as_f64() {
-            Value::Number(n)
-        } else if let Some(s) = value.as_string() {
-            Value::Str(s)
-        } else if value.is_function() {
-            Value::Function
-        } else if value.is_symbol() {
-            Value::Other("symbol")
-        } else if value.is_bigint() {
-            Value::Other("bigint")
-        } else {
-            // One catching call tells arrays, plain objects and the rest
-            // apart (`Array.isArray` throws for a revoked proxy too).
-            match to_string_tag(value) {
-                Ok(tag) if tag == "[object Array]" => Value::Array,
-                Ok(tag) if tag == "[object Object]" => Value::Object,
-                _ => Value::Other("non-plain object"),
-            }
+        match kind(value).unwrap_or(10) {
+            0 => Value::Undefined,
+            1 => Value::Null,
+            2 => Value::Bool(value.is_truthy()),
+            3 => Value::Number(value.as_f64().unwrap_or(f64::NAN)),
+            4 => Value::Str(value.as_string().unwrap_or_default()),
+            5 => Value::Function,
+            6 => Value::Other("symbol"),
+            7 => Value::Other("bigint"),
+            8 => Value::Array,
+            9 => Value::Object,
+            _ => Value::Other("non-plain object"),
         }
     }
 }

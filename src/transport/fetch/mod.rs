@@ -1,6 +1,8 @@
 //! The transport through the JS host's `fetch`, from the bottom up:
 //!
 //! - [`js_value`]: a JS value read as the rules' `Value`.
+//! - [`bridge`]: the two steps made in JS (a request's init, a capped
+//!   body read).
 //! - [`wait`]: timers and the caller's `AbortSignal`.
 //! - [`request`]: what each attempt sends, as `fetch` takes it.
 //! - [`exchange`]: one attempt through `fetch`.
@@ -10,6 +12,7 @@
 //! compiled on wasm32 only.
 
 pub mod answer;
+pub mod bridge;
 pub mod exchange;
 pub mod js_value;
 pub mod request;
@@ -126,13 +129,7 @@ impl Transport for Fetch {
         bounds: Bounds,
         arrived: Arrived<'a>,
     ) -> impl Future<Output = Result<Answer, Failure>> + 'a {
-        attempt(
-            request,
-            client.fetch.as_ref(),
-            bounds.timeout_ms,
-            signal,
-            arrived,
-        )
+        attempt(request, client.fetch.as_ref(), bounds, signal, arrived)
     }
 
     fn settle(
@@ -221,11 +218,7 @@ fn aborted(signal: Option<&AbortSignal>) -> Rejection {
 /// The error of an attempt that had no answer.
 fn failure_error(failure: Failure, url: &str, signal: Option<&AbortSignal>) -> Rejection {
     match failure {
-        Failure::TimedOut => Error::new(
-            ErrorKind::Timeout,
-            format!("no answer within timeoutMs from POST {url}"),
-        )
-        .into(),
+        Failure::Bound(error) => error.into(),
         Failure::Aborted => aborted(signal),
         Failure::Fetch(cause) => network_error("fetch", url, cause),
         Failure::Body(cause) => network_error("reading the body", url, cause),

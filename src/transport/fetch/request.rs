@@ -6,31 +6,33 @@
 use js_sys::{Array, Object, JSON};
 use serde::Serialize;
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{RequestCredentials, RequestInit, Url, UrlSearchParams};
+use web_sys::{RequestInit, Url, UrlSearchParams};
 
 use crate::error::{Cause, Error};
 use crate::host::{failure_detail, Rejection};
 use crate::model::{Credentials, ParamsIn};
 use crate::platform::number;
 use crate::rules::headers::Resolved;
+use crate::transport::fetch::bridge::request_init;
+use crate::wire::Wire;
 
-/// A call's resolved headers, and the same as `fetch` takes them.
+/// A call's resolved headers, and the same as `requestInit` takes them.
 #[derive(Clone)]
 pub struct Headers {
-    /// `[[name, value], ...]`.
+    /// `[name, value, name, value, ...]`.
     pub list: Array,
     /// What the rules resolved.
     pub resolved: Resolved,
 }
 
 impl Headers {
-    /// The resolved headers as `fetch` takes them.
+    /// The resolved headers as `requestInit` takes them.
     pub fn new(resolved: Resolved) -> Headers {
-        let list = resolved
-            .list
-            .iter()
-            .map(|(name, value)| Array::of2(&name.into(), &value.into()))
-            .collect();
+        let list = Array::new();
+        for (name, value) in &resolved.list {
+            list.push(&name.into());
+            list.push(&value.into());
+        }
         Headers { list, resolved }
     }
 }
@@ -77,30 +79,17 @@ pub fn build(
     headers: &Headers,
     credentials: Option<Credentials>,
 ) -> Result<Request, Rejection> {
-    let init = RequestInit::new();
-    init.set_method("POST");
-    // A copy: the caller's `fetch` gets `init.headers`, and what it does to
-    // that array must not reach the next call.
-    init.set_headers(&headers.list.slice(0, headers.list.length()));
-    if let Some(credentials) = credentials {
-        init.set_credentials(match credentials {
-            Credentials::Omit => RequestCredentials::Omit,
-            Credentials::SameOrigin => RequestCredentials::SameOrigin,
-            Credentials::Include => RequestCredentials::Include,
-        });
-    }
-    let url = match params_in {
+    let (url, body) = match params_in {
         ParamsIn::Body => {
             let body = JSON::stringify(params).map_err(|cause| {
                 let error = Error::validation("params", "the params could not be encoded as JSON");
                 Rejection::caused(error, cause)
             })?;
-            init.set_body(&body);
-            url.to_string()
+            (url.to_string(), body.into())
         }
         ParamsIn::Query => {
             let entries = Object::entries(params);
-            if entries.length() == 0 {
+            let url = if entries.length() == 0 {
                 url.to_string()
             } else {
                 let parsed = Url::new(url).map_err(|cause| {
@@ -109,17 +98,18 @@ pub fn build(
                 })?;
                 append_all(&parsed.search_params(), &entries);
                 parsed.href()
-            }
+            };
+            (url, JsValue::UNDEFINED)
         }
         ParamsIn::Form => {
             let form = UrlSearchParams::new().map_err(|cause| {
                 Rejection::caused(Error::validation("params", "URLSearchParams failed"), cause)
             })?;
             append_all(&form, &Object::entries(params));
-            init.set_body(&JsValue::from(form.to_string()));
-            url.to_string()
+            (url.to_string(), JsValue::from(form.to_string()))
         }
     };
+    let init = request_init(&headers.list, &body, credentials.map(Wire::name));
     Ok(Request { url, init })
 }
 

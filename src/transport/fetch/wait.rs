@@ -11,31 +11,21 @@
 //! callbacks, and the memory they own, for as long as the promise is
 //! pending: forever, for a `fetch` that never answers.)
 //!
-//! The timer and the listener are plain JS functions (`resolve.bind(null,
-//! marker)`), so arming a stop allocates no Rust closure, and each `Stop`
-//! owns its own timer: Cloudflare Workers drop a timer when the request that
-//! set it ends, so one shared across calls would be lost. Dropping a `Stop`
-//! clears its timer and its listener.
+//! The timer and the listener are armed in JS, one call per stop
+//! ([`bridge`](crate::transport::fetch::bridge)), so arming a stop
+//! allocates no Rust closure. Dropping a `Stop` clears its timer and its
+//! listener.
 
 use std::future::{poll_fn, Future};
 use std::pin::{pin, Pin};
 use std::task::Poll;
-use std::thread::LocalKey;
 
-use js_sys::{Array, Function, Object, Promise};
+use js_sys::Object;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortSignal;
 
-#[wasm_bindgen]
-extern "C" {
-    // The global timer functions: every runtime the client supports has
-    // them, not all have a `window` (which is where web-sys declares them).
-    #[wasm_bindgen(js_name = setTimeout)]
-    fn set_timeout(handler: &Function, ms: u32) -> JsValue;
-    #[wasm_bindgen(js_name = clearTimeout)]
-    fn clear_timeout(id: &JsValue);
-}
+use crate::transport::fetch::bridge::{stop, StopPromise};
 
 /// Why a [`Stop`] came.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,83 +43,20 @@ thread_local! {
     static ABORTED: JsValue = Object::new().into();
 }
 
-/// A timer and a listener on the caller's signal that go away together:
-/// dropped, it clears the timer and stops listening.
-#[derive(Default)]
-struct Armed {
-    timer: Option<JsValue>,
-    listener: Option<(AbortSignal, Function)>,
-}
-
-impl Armed {
-    /// Calls `handler` after `ms`.
-    fn set_timer(&mut self, handler: &Function, ms: u32) {
-        self.timer = Some(set_timeout(handler, ms));
-    }
-
-    /// Calls `on_abort` when `signal` aborts. A signal that cannot be
-    /// listened to was refused when the options were read (`AbortSignal`s
-    /// are duck-typed there), so a failure here only means no listener.
-    fn listen(&mut self, signal: &AbortSignal, on_abort: Function) {
-        if signal
-            .add_event_listener_with_callback("abort", &on_abort)
-            .is_ok()
-        {
-            self.listener = Some((signal.clone(), on_abort));
-        }
-    }
-}
-
-impl Drop for Armed {
-    fn drop(&mut self) {
-        if let Some(timer) = &self.timer {
-            clear_timeout(timer);
-        }
-        if let Some((signal, on_abort)) = &self.listener {
-            let _ = signal.remove_event_listener_with_callback("abort", on_abort);
-        }
-    }
-}
-
 /// A timer and a signal, whichever comes first.
 pub struct Stop {
     /// Resolves with `TIMED_OUT` or `ABORTED`, or with nothing when the
     /// stop is dropped first.
-    promise: Promise,
-    /// Settles `promise` when the stop is dropped, and with it every race
-    /// still waiting on it.
-    resolve: Option<Function>,
-    /// Held for its `Drop`: clears the timer and the listener.
-    _armed: Armed,
+    promise: StopPromise,
 }
 
 impl Stop {
     /// A stop after `ms` (none for `None`) or when `signal` aborts; at once
     /// if it already has. With neither, it comes only when dropped.
     pub fn new(ms: Option<u32>, signal: Option<&AbortSignal>) -> Stop {
-        let mut armed = Armed::default();
-        let mut resolver = None;
-        let promise = Promise::new(&mut |resolve: Function, _reject| {
-            resolver = Some(resolve.clone());
-            let with = |marker: &'static LocalKey<JsValue>| -> Function {
-                marker.with(|marker| resolve.bind1(&JsValue::NULL, marker).unchecked_into())
-            };
-            if let Some(signal) = signal {
-                if is_aborted(Some(signal)) {
-                    let _ = ABORTED.with(|marker| resolve.call1(&JsValue::NULL, marker));
-                    return;
-                }
-                armed.listen(signal, with(&ABORTED));
-            }
-            if let Some(ms) = ms {
-                armed.set_timer(&with(&TIMED_OUT), ms);
-            }
-        });
-        Stop {
-            promise,
-            resolve: resolver,
-            _armed: armed,
-        }
+        let promise = TIMED_OUT
+            .with(|timed_out| ABORTED.with(|aborted| stop(ms, signal, timed_out, aborted)));
+        Stop { promise }
     }
 
     /// Waits for the stop itself (a pause before a retry).
@@ -140,8 +67,7 @@ impl Stop {
     /// Waits for `work` (a promise, or a value taken as a resolved one) to
     /// settle, or for the stop if it comes first.
     pub async fn race(&self, work: &JsValue) -> Result<Result<JsValue, JsValue>, Stopped> {
-        let raced = Promise::race(&Array::of2(work, &self.promise));
-        match JsFuture::from(raced).await {
+        match JsFuture::from(self.promise.race(work)).await {
             Ok(value) if TIMED_OUT.with(|marker| value == *marker) => Err(Stopped::TimedOut),
             Ok(value) if ABORTED.with(|marker| value == *marker) => Err(Stopped::Aborted),
             outcome => Ok(outcome),
@@ -166,10 +92,7 @@ impl Stop {
 
 impl Drop for Stop {
     fn drop(&mut self) {
-        // (`_armed` clears the timer and the listener after this.)
-        if let Some(resolve) = &self.resolve {
-            let _ = resolve.call0(&JsValue::NULL);
-        }
+        self.promise.end();
     }
 }
 

@@ -1,0 +1,113 @@
+// The fetch transport's JS side: the steps that would otherwise cross
+// between wasm and JS many times, each made one call. Every rule stays in
+// Rust (what is sent, how long an attempt or a pause lasts, the body's
+// limit and its error); this only builds, waits and reads.
+
+// kind(value): what the rules' Value needs of a JS value, in one call:
+// 0 undefined, 1 null, 2 a boolean, 3 a number, 4 a string, 5 a function,
+// 6 a symbol, 7 a bigint, 8 an array, 9 a plain object ("[object Object]",
+// class instances included), 10 any other object. It throws for a revoked
+// proxy.
+export function kind(value) {
+  if (value === undefined) return 0;
+  if (value === null) return 1;
+  const type = ["boolean", "number", "string", "function", "symbol", "bigint"].indexOf(typeof value);
+  if (type >= 0) return type + 2;
+  const tag = Object.prototype.toString.call(value);
+  return tag == "[object Array]" ? 8 : tag == "[object Object]" ? 9 : 10;
+}
+
+// status(response): the status of what fetch resolved with, if it is a
+// Response (an object with a text() method), else NaN; retryAfter(it): its
+// Retry-After header, if it has one it can tell. Either throws what a
+// getter throws.
+export const status = (response) =>
+  typeof response == "object" && typeof response?.text == "function" && typeof response.status == "number" ? response.status : NaN;
+
+export const retryAfter = (response) => response.headers?.get?.("retry-after");
+
+// stop(ms, signal, timedOut, aborted): a promise that resolves with
+// `timedOut` after `ms` (no timer when undefined) or with `aborted` when
+// `signal` aborts (at once if it has), whichever comes first. Its race(work)
+// is Promise.race([work, it]); its end() resolves it with undefined, clears
+// its timer and stops listening. Each stop owns its timer: Cloudflare
+// Workers drop a timer when the request that set it ends, so one shared
+// across calls would be lost. A signal was checked when the options were
+// read (signals are duck-typed there): one whose getter or listener throws
+// now counts as not aborted.
+export function stop(ms, signal, timedOut, aborted) {
+  let end;
+  const stopped = new Promise((resolve) => {
+    const onAbort = () => resolve(aborted);
+    const timer = ms === undefined ? undefined : setTimeout(() => resolve(timedOut), ms);
+    try {
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener("abort", onAbort);
+    } catch {}
+    end = () => {
+      clearTimeout(timer);
+      try {
+        signal?.removeEventListener("abort", onAbort);
+      } catch {}
+      resolve();
+    };
+  });
+  stopped.end = end;
+  stopped.race = (work) => Promise.race([work, stopped]);
+  return stopped;
+}
+
+// requestInit(headers, body, credentials): the RequestInit of a call's
+// attempts: POST, `headers` (given as [name, value, name, value, ...]) as
+// a new array of pairs (what a caller's fetch does to it must not reach
+// the next call), and `body` and `credentials` where given (undefined:
+// none, so no key is set).
+export function requestInit(headers, body, credentials) {
+  const pairs = [];
+  for (let i = 0; i < headers.length; i += 2) pairs.push([headers[i], headers[i + 1]]);
+  const init = { method: "POST", headers: pairs };
+  if (body !== undefined) init.body = body;
+  if (credentials !== undefined) init.credentials = credentials;
+  return init;
+}
+
+// controlled(init): a new AbortController, its signal set as `init`'s.
+export function controlled(init) {
+  const controller = new AbortController();
+  init.signal = controller.signal;
+  return controller;
+}
+
+// readCapped(response, cap) resolves with the body's text, decoded as
+// text() decodes it, reading no more than `cap` bytes of it (0: no cap),
+// or with null, reading nothing more, as soon as the body's Content-Length
+// or the bytes that have arrived pass the cap (the stream is then
+// cancelled, which drops the connection, also where a caller's fetch
+// ignores the request's signal). A body whose Content-Length says
+// it fits, and that no Content-Encoding can make larger, is read whole by
+// text(); any other from its stream, counted chunk by chunk (reading it
+// from Rust would cross once per chunk). A caller's fetch may answer with
+// a Response-like object without headers or a stream: its text() is read
+// whole (it is already in the caller's memory).
+export async function readCapped(response, cap) {
+  if (!cap) return response.text();
+  const headers = response.headers;
+  const length = headers?.get?.("content-length");
+  if (length > cap) {
+    response.body?.cancel().catch(() => {});
+    return null;
+  }
+  const reader = length == null || headers.get("content-encoding") != null ? response.body?.getReader?.() : null;
+  if (!reader) return response.text();
+  const decoder = new TextDecoder();
+  let text = "";
+  for (let read = 0; ; ) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    if ((read += value.length) > cap) {
+      reader.cancel().catch(() => {});
+      return null;
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+}

@@ -1,0 +1,74 @@
+//! The fetch transport's JS side, `bridge.js`. Each of its steps is one
+//! call into JS where the same through js-sys and web-sys would cross many
+//! times: telling what a JS value is (a type check per kind), arming a
+//! timer and a signal's listener and racing a promise against them (a bound
+//! function, a registration and a `Promise.race` per stop), reading a
+//! response's status and `Retry-After`, building a request's init (a setter
+//! per field) and reading a body under its limit (a read per chunk). What
+//! is sent, how long an attempt lasts and what a body may be stay rules in
+//! Rust; this only builds, waits and reads.
+
+use js_sys::{Array, Promise};
+use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::JsValue;
+use web_sys::{AbortController, AbortSignal, RequestInit, Response};
+
+// wasm-bindgen reads the file when this crate compiles; naming it here too
+// makes cargo compile again when it changes.
+const _: &str = include_str!("bridge.js");
+
+#[wasm_bindgen(module = "/src/transport/fetch/bridge.js")]
+extern "C" {
+    /// What a JS value is, as a number: 0 `undefined`, 1 `null`, 2 a
+    /// boolean, 3 a number, 4 a string, 5 a function, 6 a symbol, 7 a
+    /// bigint, 8 an array, 9 a plain object, 10 any other object; an
+    /// error for a revoked proxy.
+    #[wasm_bindgen(catch)]
+    pub fn kind(value: &JsValue) -> Result<u8, JsValue>;
+
+    /// The status of what `fetch` resolved with, if it is a `Response` (an
+    /// object with a `text()` method and a number `status`), else NaN.
+    #[wasm_bindgen(catch)]
+    pub fn status(response: &JsValue) -> Result<f64, JsValue>;
+
+    /// A response's `Retry-After`, if it has one it can tell.
+    #[wasm_bindgen(js_name = retryAfter, catch)]
+    pub fn retry_after(response: &Response) -> Result<JsValue, JsValue>;
+
+    /// A stop: a promise that resolves with `timed_out` after `ms` (`None`:
+    /// no timer) or with `aborted` when `signal` aborts (at once if it has).
+    pub fn stop(
+        ms: Option<u32>,
+        signal: Option<&AbortSignal>,
+        timed_out: &JsValue,
+        aborted: &JsValue,
+    ) -> StopPromise;
+
+    /// What [`stop`] makes: a promise with two methods.
+    #[wasm_bindgen(extends = Promise)]
+    pub type StopPromise;
+
+    /// `Promise.race([work, stop])`.
+    #[wasm_bindgen(method)]
+    pub fn race(this: &StopPromise, work: &JsValue) -> Promise;
+
+    /// Resolves the stop with `undefined`, and clears its timer and its
+    /// listener.
+    #[wasm_bindgen(method)]
+    pub fn end(this: &StopPromise);
+
+    /// A POST's init: `headers` (`[name, value, name, value, ...]`) as a
+    /// new array of pairs, and `body` and `credentials` unless `undefined`.
+    #[wasm_bindgen(js_name = requestInit)]
+    pub fn request_init(headers: &Array, body: &JsValue, credentials: Option<&str>) -> RequestInit;
+
+    /// A new `AbortController`, whose signal `init` now carries.
+    #[wasm_bindgen(catch)]
+    pub fn controlled(init: &RequestInit) -> Result<AbortController, JsValue>;
+
+    /// The body's text, reading no more than `cap` bytes (0: no cap), or
+    /// `null` once its `Content-Length` or the bytes that arrive pass the
+    /// cap.
+    #[wasm_bindgen(js_name = readCapped)]
+    pub fn read_capped(response: &Response, cap: f64) -> Promise;
+}
