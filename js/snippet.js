@@ -1,7 +1,8 @@
-// The only JS the client needs written by hand: a class that `extends Error`
-// (so `instanceof UsersApiError` and `instanceof Error` both hold), which
-// Rust cannot declare. js/src/error.rs constructs it; everything else (fetch,
-// timers, abort, retries, redaction) is Rust.
+// The JS layer's only JS written by hand: a class that `extends Error` (so
+// `instanceof UsersApiError` and `instanceof Error` both hold), which Rust
+// cannot declare. js/src/error.rs constructs it. (The library's fetch
+// transport has its own, src/transport/fetch/bridge.js; the rules, retries
+// and redaction are Rust.)
 
 // The class's prototype carries this brand, a registered symbol (the same in
 // every copy of the package in a process or page), and `instanceof

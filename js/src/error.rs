@@ -8,7 +8,7 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen(module = "/snippet.js")]
 extern "C" {
     /// `new UsersApiError(kind, message, { param, status, httpStatus, body,
-    /// cause })`: the only JS the client needs written by hand, because a
+    /// cause })`: the JS layer's only JS written by hand, because a
     /// class that `extends Error` cannot be made from Rust.
     #[wasm_bindgen(js_name = UsersApiError)]
     type UsersApiError;
