@@ -26,7 +26,8 @@ const cargo = readFileSync(join(root, "Cargo.toml"), "utf8");
 const field = (name) => cargo.match(new RegExp(`^${name} = "([^"]*)"`, "m"))?.[1];
 
 /** Every snippet wasm-bindgen copied into a target (the JS layer's
- * `js/snippet.js` and the library's `read_capped.js`), relative to it. */
+ * `js/snippet.js` and the library's `src/transport/fetch/bridge.js`),
+ * relative to it. */
 function snippets(target) {
   const dir = join(pkg, target);
   return readdirSync(join(dir, "snippets"), { recursive: true })

@@ -114,3 +114,73 @@ test("a body exactly at maxBodyBytes is read; 0 means no limit", async () => {
   assert.equal(seen.pulled, chunks);
   assert.equal(seen.cancelled, 0);
 });
+
+test("a Content-Length that is small, or not a number, does not lift the limit: the bytes are counted", async () => {
+  for (const length of ["10", "abc", "100, 100", "1e3"]) {
+    const { fetch, seen } = endless({ "content-length": length });
+    const error = await rejection(countUsers(BASE, {}, { fetch, maxBodyBytes: 100_000, retries: 0 }));
+    assert.equal(error.kind, "decode", `${length}: ${error.message}`);
+    assert.match(error.message, /larger than 100000 bytes/, length);
+    assert.equal(seen.pulled, 2, length);
+    assert.equal(seen.cancelled, 1, length);
+  }
+});
+
+test("chunks of any byte view are counted, and a chunk that is not bytes fails the read", async () => {
+  const stream = (chunk) => () => Promise.resolve(new Response(new ReadableStream({
+    pull(controller) { controller.enqueue(chunk()); },
+  }, { highWaterMark: 0 })));
+  // DataViews of 64 KiB each: past 100,000 bytes on the second.
+  const views = await rejection(countUsers(BASE, {}, { fetch: stream(() => new DataView(new ArrayBuffer(CHUNK))), maxBodyBytes: 100_000 }));
+  assert.equal(views.kind, "decode", views.message);
+  assert.match(views.message, /larger than 100000 bytes/);
+  // undici's Response refuses a chunk that is not a Uint8Array; a caller's
+  // Response-like with such a stream fails the same way, as a network error.
+  const text = {
+    status: 200,
+    headers: new Headers(),
+    body: new ReadableStream({ pull(controller) { controller.enqueue("not bytes"); } }),
+    text: () => Promise.resolve(""),
+  };
+  const strings = await rejection(countUsers(BASE, {}, { fetch: () => Promise.resolve(text), retries: 0 }));
+  assert.equal(strings.kind, "network", strings.message);
+});
+
+test("a Response-like without a stream is read by its text(), and a null text is not taken for a body over the limit", async () => {
+  const like = (text) => ({ status: 200, headers: new Headers(), text: () => Promise.resolve(text) });
+  const ok = await countUsers(BASE, {}, { fetch: () => Promise.resolve(like('{"status":200,"result":{"totalUsers":7}}')) });
+  assert.equal(ok.result.totalUsers, 7);
+  for (const maxBodyBytes of [0, 1_000]) {
+    const error = await rejection(countUsers(BASE, {}, { fetch: () => Promise.resolve(like(null)), maxBodyBytes, retries: 0 }));
+    assert.equal(error.kind, "decode", error.message);
+    assert.doesNotMatch(error.message, /larger than/, `${maxBodyBytes}: ${error.message}`);
+  }
+});
+
+test("headers that throw do not stop the body being read under the limit", async () => {
+  const { fetch: endlessFetch, seen } = endless();
+  const fetch = async (...args) => {
+    const response = await endlessFetch(...args);
+    return {
+      status: 200,
+      get headers() { throw new Error("no headers"); },
+      body: response.body,
+      text: () => response.text(),
+    };
+  };
+  const error = await rejection(countUsers(BASE, {}, { fetch, maxBodyBytes: 100_000, retries: 0 }));
+  assert.equal(error.kind, "decode", error.message);
+  assert.equal(seen.pulled, 2);
+});
+
+test("a status read once: a getter that answers 200, then something else, still settles the call", async () => {
+  let reads = 0;
+  const fetch = async () => ({
+    get status() { reads += 1; return reads === 1 ? 200 : 10n; },
+    headers: new Headers(),
+    text: () => Promise.resolve('{"status":200,"result":{"totalUsers":7}}'),
+  });
+  const ok = await countUsers(BASE, {}, { fetch });
+  assert.equal(ok.result.totalUsers, 7);
+  assert.equal(reads, 1);
+});

@@ -18,11 +18,14 @@ export function kind(value) {
 }
 
 // status(response): the status of what fetch resolved with, if it is a
-// Response (an object with a text() method), else NaN; retryAfter(it): its
-// Retry-After header, if it has one it can tell. Either throws what a
-// getter throws.
-export const status = (response) =>
-  typeof response == "object" && typeof response?.text == "function" && typeof response.status == "number" ? response.status : NaN;
+// Response (an object with a text() method and a number status, read
+// once), else NaN; retryAfter(it): its Retry-After header, if it has one it
+// can tell. Either throws what a getter throws.
+export function status(response) {
+  if (typeof response != "object" || typeof response?.text != "function") return NaN;
+  const status = response.status;
+  return typeof status == "number" ? status : NaN;
+}
 
 export const retryAfter = (response) => response.headers?.get?.("retry-after");
 
@@ -36,24 +39,22 @@ export const retryAfter = (response) => response.headers?.get?.("retry-after");
 // read (signals are duck-typed there): one whose getter or listener throws
 // now counts as not aborted.
 export function stop(ms, signal, timedOut, aborted) {
-  let end;
-  const stopped = new Promise((resolve) => {
-    const onAbort = () => resolve(aborted);
-    const timer = ms === undefined ? undefined : setTimeout(() => resolve(timedOut), ms);
+  let resolve, timer;
+  const stopped = new Promise((settle) => (resolve = settle));
+  const onAbort = () => resolve(aborted);
+  stopped.end = () => {
+    clearTimeout(timer);
     try {
-      if (signal?.aborted) onAbort();
-      else signal?.addEventListener("abort", onAbort);
+      signal?.removeEventListener("abort", onAbort);
     } catch {}
-    end = () => {
-      clearTimeout(timer);
-      try {
-        signal?.removeEventListener("abort", onAbort);
-      } catch {}
-      resolve();
-    };
-  });
-  stopped.end = end;
+    resolve();
+  };
   stopped.race = (work) => Promise.race([work, stopped]);
+  try {
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener("abort", onAbort);
+  } catch {}
+  if (ms !== undefined) timer = setTimeout(() => resolve(timedOut), ms);
   return stopped;
 }
 
@@ -78,36 +79,39 @@ export function controlled(init) {
   return controller;
 }
 
-// readCapped(response, cap) resolves with the body's text, decoded as
-// text() decodes it, reading no more than `cap` bytes of it (0: no cap),
-// or with null, reading nothing more, as soon as the body's Content-Length
-// or the bytes that have arrived pass the cap (the stream is then
-// cancelled, which drops the connection, also where a caller's fetch
-// ignores the request's signal). A body whose Content-Length says
-// it fits, and that no Content-Encoding can make larger, is read whole by
-// text(); any other from its stream, counted chunk by chunk (reading it
-// from Rust would cross once per chunk). A caller's fetch may answer with
-// a Response-like object without headers or a stream: its text() is read
+// readCapped(response, cap, tooLarge) resolves with the body's
+// text, decoded as text() decodes it, having held no more of it than `cap`
+// bytes and one chunk (0: no cap). It rejects with `tooLarge`, reading
+// nothing more, as soon as the Content-Length (when it is digits) or the
+// bytes that have arrived pass the cap; the stream is then cancelled, which
+// drops the connection, also where a caller's fetch ignores the request's
+// signal.
+// A body is read from its stream, counted chunk by chunk, whatever its
+// headers say: a browser hides Content-Encoding from a cross-origin page,
+// and a caller's Response may say any Content-Length. A caller's fetch may
+// answer with a Response-like object without a stream: its text() is read
 // whole (it is already in the caller's memory).
-export async function readCapped(response, cap) {
+export async function readCapped(response, cap, tooLarge) {
   if (!cap) return response.text();
-  const headers = response.headers;
-  const length = headers?.get?.("content-length");
-  if (length > cap) {
-    response.body?.cancel().catch(() => {});
-    return null;
-  }
-  const reader = length == null || headers.get("content-encoding") != null ? response.body?.getReader?.() : null;
+  let body, length;
+  try {
+    body = response.body;
+    length = response.headers.get("content-length");
+  } catch {}
+  const reader = body?.getReader?.();
+  const drop = () => {
+    reader?.cancel().catch(() => {});
+    throw tooLarge;
+  };
+  if (/^\d+$/.test(length) && +length > cap) drop();
   if (!reader) return response.text();
   const decoder = new TextDecoder();
   let text = "";
   for (let read = 0; ; ) {
     const { done, value } = await reader.read();
     if (done) return text + decoder.decode();
-    if ((read += value.length) > cap) {
-      reader.cancel().catch(() => {});
-      return null;
-    }
+    // A chunk that is not bytes has no byteLength, and decode() throws.
+    if ((read += value.byteLength) > cap) drop();
     text += decoder.decode(value, { stream: true });
   }
 }

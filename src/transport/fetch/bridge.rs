@@ -66,9 +66,9 @@ extern "C" {
     #[wasm_bindgen(catch)]
     pub fn controlled(init: &RequestInit) -> Result<AbortController, JsValue>;
 
-    /// The body's text, reading no more than `cap` bytes (0: no cap), or
-    /// `null` once its `Content-Length` or the bytes that arrive pass the
-    /// cap.
+    /// The body's text, holding no more than `cap` bytes and one chunk (0:
+    /// no cap); it rejects with `too_large` once its `Content-Length` or
+    /// the bytes that arrive pass the cap.
     #[wasm_bindgen(js_name = readCapped)]
-    pub fn read_capped(response: &Response, cap: f64) -> Promise;
+    pub fn read_capped(response: &Response, cap: f64, too_large: &JsValue) -> Promise;
 }

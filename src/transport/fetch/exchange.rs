@@ -38,6 +38,12 @@ pub struct Answer {
     pub retry_after: Option<String>,
 }
 
+thread_local! {
+    // What a body's read rejects with when the body is over its limit: an
+    // object of the module's own, which no body can reject with.
+    static TOO_LARGE: JsValue = js_sys::Object::new().into();
+}
+
 /// Why an attempt has no answer.
 pub enum Failure {
     /// The caller's signal aborted.
@@ -131,15 +137,14 @@ pub async fn attempt(
         None
     };
     // As a JS number: exact up to 2^53 bytes, far past any body.
-    let body = read_capped(&raw, bounds.max_body_bytes as f64);
-    let text = stop
-        .race(&body)
-        .await
-        .map_err(stopped)?
-        .map_err(Failure::Body)?;
-    if text.is_null() {
-        return Err(Failure::Bound(bounds.too_large(http_status, &request.url)));
-    }
+    let cap = bounds.max_body_bytes as f64;
+    let body = TOO_LARGE.with(|too_large| read_capped(&raw, cap, too_large));
+    let text = stop.race(&body).await.map_err(stopped)?.map_err(|error| {
+        match TOO_LARGE.with(|too_large| error == *too_large) {
+            true => Failure::Bound(bounds.too_large(http_status, &request.url)),
+            false => Failure::Body(error),
+        }
+    })?;
     cancel.done = true;
     Ok(Answer {
         http_status,
