@@ -8,6 +8,8 @@
 //   - a hook that mutates its `info` cannot change the request, nor the
 //     pause before a retry;
 //   - `Retry-After` above 60 s (seconds or an HTTP date) is waited as 60 s;
+//   - without it, retry n waits its `delayMs`, between half and all of
+//     300 · 2^(n−1) ms, attempt by attempt;
 //   - the default `timeoutMs` is 10 s, and `timeoutMs: 0` means none (an
 //     answer long after 10 s still comes);
 //   - the entries a browser, a Web Worker or a bundler loads build for an
@@ -208,6 +210,33 @@ for (const [what, retryAfter] of [
     }
   });
 }
+
+test("backoff without Retry-After: retry n waits its delayMs, between half and all of 300 · 2^(n−1) ms", async () => {
+  mock.timers.enable({ apis: ["setTimeout"] });
+  try {
+    const busy = { status: 503, body: '{"status":503,"result":{}}' };
+    const fake = scripted([busy, busy, busy, busy, {}]);
+    const delays = [];
+    const client = new UsersClient({ baseUrl: BASE, fetch: fake.fetch, retries: 4, hooks: { beforeRetry: (info) => delays.push(info.delayMs) } });
+    const call = watched(client.countUsers());
+    for (let n = 1; n <= 4; n++) {
+      await until(() => delays.length === n, `retry ${n} is decided`);
+      await flush();
+      const full = 300 * 2 ** (n - 1);
+      const delay = delays[n - 1];
+      assert.ok(delay >= full / 2 && delay < full, `retry ${n} waits ${delay} ms, not from ${full / 2} to ${full}`);
+      // The pause is that delay, in the whole milliseconds a timer takes.
+      mock.timers.tick(Math.floor(delay) - 1);
+      await flush();
+      assert.equal(fake.calls.length, n, `retry ${n} was sent before its delay`);
+      mock.timers.tick(1);
+      await until(() => fake.calls.length === n + 1, `retry ${n} is sent once its delay is over`);
+    }
+    assert.equal((await call.promise).result.totalUsers, 7);
+  } finally {
+    mock.timers.reset();
+  }
+});
 
 for (const [what, start] of [
   ["the one-shot countUsers", (fetch) => countUsers(BASE, {}, { fetch, retries: 0 })],
