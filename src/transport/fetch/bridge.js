@@ -29,19 +29,22 @@ export function status(response) {
 
 export const retryAfter = (response) => response.headers?.get?.("retry-after");
 
-// stop(ms, signal, timedOut, aborted): a promise that resolves with
+// stop(ms, signal, timedOut, aborted): a promise that rejects with
 // `timedOut` after `ms` (no timer when undefined) or with `aborted` when
-// `signal` aborts (at once if it has), whichever comes first. Its race(work)
-// is Promise.race([work, it]); its end() resolves it with undefined, clears
-// its timer and stops listening. Each stop owns its timer: Cloudflare
-// Workers drop a timer when the request that set it ends, so one shared
-// across calls would be lost. A signal was checked when the options were
-// read (signals are duck-typed there): one whose getter or listener throws
-// now counts as not aborted.
+// `signal` aborts (at once if it has), whichever comes first: a race a stop
+// wins is a rejection, so a race that `work` wins needs no look at what it
+// resolved with. Its race(work) is Promise.race([work, it]); its end()
+// resolves it with undefined, clears its timer and stops listening. Each
+// stop owns its timer: Cloudflare Workers drop a timer when the request
+// that set it ends, so one shared across calls would be lost. A signal was
+// checked when the options were read (signals are duck-typed there): one
+// whose getter or listener throws now counts as not aborted. Whoever makes
+// a stop waits on it at once (a race, a pause), so its rejection is always
+// handled.
 export function stop(ms, signal, timedOut, aborted) {
-  let resolve, timer;
-  const stopped = new Promise((settle) => (resolve = settle));
-  const onAbort = () => resolve(aborted);
+  let resolve, reject, timer;
+  const stopped = new Promise((settle, fail) => ((resolve = settle), (reject = fail)));
+  const onAbort = () => reject(aborted);
   stopped.end = () => {
     clearTimeout(timer);
     try {
@@ -54,18 +57,18 @@ export function stop(ms, signal, timedOut, aborted) {
     if (signal?.aborted) onAbort();
     else signal?.addEventListener("abort", onAbort);
   } catch {}
-  if (ms !== undefined) timer = setTimeout(() => resolve(timedOut), ms);
+  if (ms !== undefined) timer = setTimeout(() => reject(timedOut), ms);
   return stopped;
 }
 
 // requestInit(headers, body, credentials): the RequestInit of a call's
-// attempts: POST, `headers` (given as [name, value, name, value, ...]) as
-// a new array of pairs (what a caller's fetch does to it must not reach
-// the next call), and `body` and `credentials` where given (undefined:
-// none, so no key is set).
+// attempts: POST, `headers` (given as "name\nvalue\nname\nvalue...": the
+// rules refuse a line feed in either) as a new array of pairs, and `body`
+// and `credentials` where given (undefined: none, so no key is set).
 export function requestInit(headers, body, credentials) {
+  const lines = headers ? headers.split("\n") : [];
   const pairs = [];
-  for (let i = 0; i < headers.length; i += 2) pairs.push([headers[i], headers[i + 1]]);
+  for (let i = 0; i < lines.length; i += 2) pairs.push([lines[i], lines[i + 1]]);
   const init = { method: "POST", headers: pairs };
   if (body !== undefined) init.body = body;
   if (credentials !== undefined) init.credentials = credentials;

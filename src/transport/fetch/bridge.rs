@@ -8,7 +8,7 @@
 //! is sent, how long an attempt lasts and what a body may be stay rules in
 //! Rust; this only builds, waits and reads.
 
-use js_sys::{Array, Promise};
+use js_sys::Promise;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 use web_sys::{AbortController, AbortSignal, RequestInit, Response};
@@ -35,8 +35,9 @@ extern "C" {
     #[wasm_bindgen(js_name = retryAfter, catch)]
     pub fn retry_after(response: &Response) -> Result<JsValue, JsValue>;
 
-    /// A stop: a promise that resolves with `timed_out` after `ms` (`None`:
-    /// no timer) or with `aborted` when `signal` aborts (at once if it has).
+    /// A stop: a promise that rejects with `timed_out` after `ms` (`None`:
+    /// no timer) or with `aborted` when `signal` aborts (at once if it
+    /// has). It must be waited on at once.
     pub fn stop(
         ms: Option<u32>,
         signal: Option<&AbortSignal>,
@@ -57,10 +58,10 @@ extern "C" {
     #[wasm_bindgen(method)]
     pub fn end(this: &StopPromise);
 
-    /// A POST's init: `headers` (`[name, value, name, value, ...]`) as a
-    /// new array of pairs, and `body` and `credentials` unless `undefined`.
+    /// A POST's init: `headers` (`name\nvalue\nname\nvalue...`) as an
+    /// array of pairs, and `body` and `credentials` unless `undefined`.
     #[wasm_bindgen(js_name = requestInit)]
-    pub fn request_init(headers: &Array, body: &JsValue, credentials: Option<&str>) -> RequestInit;
+    pub fn request_init(headers: &str, body: &JsValue, credentials: Option<&str>) -> RequestInit;
 
     /// A new `AbortController`, whose signal `init` now carries.
     #[wasm_bindgen(catch)]

@@ -19,8 +19,9 @@ use crate::wire::Wire;
 /// A call's resolved headers, and the same as `requestInit` takes them.
 #[derive(Clone)]
 pub struct Headers {
-    /// `[name, value, name, value, ...]`.
-    pub list: Array,
+    /// `name\nvalue\nname\nvalue...`: one string crosses into JS. The
+    /// rules refuse a line feed in a name or a value.
+    pub lines: String,
     /// What the rules resolved.
     pub resolved: Resolved,
 }
@@ -28,12 +29,16 @@ pub struct Headers {
 impl Headers {
     /// The resolved headers as `requestInit` takes them.
     pub fn new(resolved: Resolved) -> Headers {
-        let list = Array::new();
+        let mut lines = String::new();
         for (name, value) in &resolved.list {
-            list.push(&name.into());
-            list.push(&value.into());
+            if !lines.is_empty() {
+                lines.push('\n');
+            }
+            lines.push_str(name);
+            lines.push('\n');
+            lines.push_str(value);
         }
-        Headers { list, resolved }
+        Headers { lines, resolved }
     }
 }
 
@@ -109,7 +114,7 @@ pub fn build(
             (url.to_string(), JsValue::from(form.to_string()))
         }
     };
-    let init = request_init(&headers.list, &body, credentials.map(Wire::name));
+    let init = request_init(&headers.lines, &body, credentials.map(Wire::name));
     Ok(Request { url, init })
 }
 

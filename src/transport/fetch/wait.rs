@@ -37,16 +37,16 @@ pub enum Stopped {
 }
 
 thread_local! {
-    // What a stop's promise resolves with: objects of the module's own,
-    // which no `fetch`, body or provider can resolve with.
+    // What a stop's promise rejects with: objects of the module's own,
+    // which no `fetch`, body or provider can reject with.
     static TIMED_OUT: JsValue = Object::new().into();
     static ABORTED: JsValue = Object::new().into();
 }
 
 /// A timer and a signal, whichever comes first.
 pub struct Stop {
-    /// Resolves with `TIMED_OUT` or `ABORTED`, or with nothing when the
-    /// stop is dropped first.
+    /// Rejects with `TIMED_OUT` or `ABORTED`, or resolves with nothing when
+    /// the stop is dropped first.
     promise: StopPromise,
 }
 
@@ -68,8 +68,9 @@ impl Stop {
     /// settle, or for the stop if it comes first.
     pub async fn race(&self, work: &JsValue) -> Result<Result<JsValue, JsValue>, Stopped> {
         match JsFuture::from(self.promise.race(work)).await {
-            Ok(value) if TIMED_OUT.with(|marker| value == *marker) => Err(Stopped::TimedOut),
-            Ok(value) if ABORTED.with(|marker| value == *marker) => Err(Stopped::Aborted),
+            // Only a rejection is looked at: a stop rejects.
+            Err(error) if TIMED_OUT.with(|marker| error == *marker) => Err(Stopped::TimedOut),
+            Err(error) if ABORTED.with(|marker| error == *marker) => Err(Stopped::Aborted),
             outcome => Ok(outcome),
         }
     }
@@ -100,7 +101,7 @@ impl Drop for Stop {
 /// it is awaited: a drop comes after the last wait).
 fn why(settled: &Result<JsValue, JsValue>) -> Stopped {
     match settled {
-        Ok(value) if ABORTED.with(|marker| value == marker) => Stopped::Aborted,
+        Err(error) if ABORTED.with(|marker| error == marker) => Stopped::Aborted,
         _ => Stopped::TimedOut,
     }
 }
