@@ -140,9 +140,10 @@ pub async fn attempt(
     let cap = bounds.max_body_bytes as f64;
     let body = TOO_LARGE.with(|too_large| read_capped(&raw, cap, too_large));
     let text = stop.race(&body).await.map_err(stopped)?.map_err(|error| {
-        match TOO_LARGE.with(|too_large| error == *too_large) {
-            true => Failure::Bound(bounds.too_large(http_status, &request.url)),
-            false => Failure::Body(error),
+        if TOO_LARGE.with(|too_large| error == *too_large) {
+            Failure::Bound(bounds.too_large(http_status, &request.url))
+        } else {
+            Failure::Body(error)
         }
     })?;
     cancel.done = true;

@@ -1,8 +1,8 @@
 //! The transport through the JS host's `fetch`, from the bottom up:
 //!
-//! - [`js_value`]: a JS value read as the rules' `Value`.
 //! - [`bridge`]: the steps made in JS, each one call (a stop, what a JS
 //!   value is, a response's status, a request's init, a capped body read).
+//! - [`js_value`]: a JS value read as the rules' `Value`.
 //! - [`wait`]: timers and the caller's `AbortSignal`.
 //! - [`request`]: what each attempt sends, as `fetch` takes it.
 //! - [`exchange`]: one attempt through `fetch`.
