@@ -40,10 +40,21 @@ pub struct Request {
 
 /// The base URL as the URL standard writes it (as `new URL(base).href` in
 /// a JS host), or a `validation` error.
+///
+/// A host name is mapped by `idna`, whose Unicode tables are the
+/// `idna_adapter` version the build's `Cargo.lock` picks. This repository
+/// pins the one without tables, which keeps them out of the component; a
+/// host it cannot map (any non-ASCII one) gets a message that says to
+/// write it in ASCII.
 pub fn base_href(url: &str) -> Result<String, Error> {
     url::Url::parse(url).map(String::from).map_err(|cause| {
-        Error::invalid("baseUrl", "a valid absolute URL", &quoted(url))
-            .with_source(Cause::new(cause.to_string()))
+        let expected = match cause {
+            url::ParseError::IdnaError => {
+                "a host name in ASCII (an internationalized one in its Punycode form, xn--)"
+            }
+            _ => "a valid absolute URL",
+        };
+        Error::invalid("baseUrl", expected, &quoted(url)).with_source(Cause::new(cause.to_string()))
     })
 }
 
@@ -114,5 +125,42 @@ fn text(value: &Json) -> String {
         Json::Bool(b) => b.to_string(),
         Json::Number(n) => number(n.as_f64().unwrap_or(f64::NAN)),
         other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::base_href;
+
+    #[test]
+    fn a_host_name_in_ascii_is_written_as_the_url_standard_writes_it() {
+        assert_eq!(
+            base_href("HTTP://Example.COM:80/api").unwrap(),
+            "http://example.com/api"
+        );
+        assert_eq!(
+            base_href("https://xn--bcher-kva.example/").unwrap(),
+            "https://xn--bcher-kva.example/"
+        );
+    }
+
+    #[test]
+    fn a_host_name_without_an_ascii_form_here_says_how_to_write_it() {
+        let err = base_href("https://bücher.example/").unwrap_err();
+        assert_eq!(err.param(), Some("baseUrl"));
+        assert_eq!(
+            err.to_string(),
+            "baseUrl must be a host name in ASCII (an internationalized one in its \
+             Punycode form, xn--); got \"https://bücher.example/\""
+        );
+    }
+
+    #[test]
+    fn a_url_that_does_not_parse_says_so() {
+        let err = base_href("http://[::1/").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "baseUrl must be a valid absolute URL; got \"http://[::1/\""
+        );
     }
 }
