@@ -419,4 +419,43 @@ mod tests {
         assert_eq!(ErrorKind::Network.to_string(), "network");
         assert!(std::error::Error::source(&*back).is_none());
     }
+
+    #[test]
+    fn errors_are_equal_exactly_when_everything_they_say_is() {
+        let base = || {
+            Error::new(ErrorKind::Api, "m")
+                .with_status(Some(404))
+                .with_response(200, "{}".into(), true)
+                .with_source(Cause::new("c"))
+        };
+        assert_eq!(base(), base());
+        let mut param = base();
+        param.param = Some("active".into());
+        let differing = [
+            Error {
+                kind: ErrorKind::Http,
+                ..base()
+            },
+            Error::new(ErrorKind::Api, "n")
+                .with_status(Some(404))
+                .with_response(200, "{}".into(), true)
+                .with_source(Cause::new("c")),
+            param,
+            base().with_status(Some(500)),
+            base().with_response(201, "{}".into(), true),
+            base().with_response(200, "[]".into(), true),
+            base().with_source(Cause::new("d")),
+        ];
+        for (at, other) in differing.iter().enumerate() {
+            assert_ne!(&base(), other, "field {at}");
+        }
+    }
+
+    #[test]
+    fn an_error_says_whether_its_body_is_json() {
+        let error = |json| Error::new(ErrorKind::Http, "m").with_response(500, "x".into(), json);
+        assert!(error(true).body_is_json());
+        assert!(!error(false).body_is_json());
+        assert!(!Error::new(ErrorKind::Http, "m").body_is_json());
+    }
 }

@@ -303,4 +303,18 @@ mod tests {
         assert_eq!(ParamsIn::Query.content_type(), None);
         assert_eq!(ParamsIn::default(), ParamsIn::Body);
     }
+
+    #[test]
+    fn active_says_what_it_expects() {
+        assert_eq!(
+            active_expected(),
+            "\"all\", \"true\", \"false\" or a boolean"
+        );
+        let de = serde::de::value::U64Deserializer::<ValueError>::new(5);
+        let err = <Active as Deserialize>::deserialize(de).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "invalid type: integer `5`, expected \"all\", \"true\", \"false\" or a boolean"
+        );
+    }
 }

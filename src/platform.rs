@@ -2,13 +2,10 @@
 //!
 //! In a JS host (wasm32-unknown-unknown) the host writes it (`String(n)`),
 //! which keeps Rust's float formatting out of the `.wasm`; on every other
-//! target a whole number by Rust's integer `Display` and any other by
-//! `ryu` (serde_json's number writer), whose shortest round-trip digits
-//! are JavaScript's; only where ryu and JavaScript choose differently
-//! between digits and an exponent (whole numbers from 9e18 to 1e21, numbers
-//! from 1e-6 to 1e-5) do they differ. Core's float `Display`, its only use
-//! in the component, would be a large part of it. This is the one JS call
-//! below the transport.
+//! target `ryu` (serde_json's number writer) finds the shortest round-trip
+//! digits, which are JavaScript's, and they are laid out as JavaScript lays
+//! them out. Core's float `Display`, its only use in the component, would
+//! be a large part of it. This is the one JS call below the transport.
 
 /// A number as JavaScript writes it (`NaN`, `Infinity`, `1.5`, `-1`).
 pub(crate) fn number(n: f64) -> String {
@@ -27,18 +24,51 @@ pub(crate) fn number(n: f64) -> String {
             "NaN".into()
         } else if n.is_infinite() {
             (if n > 0.0 { "Infinity" } else { "-Infinity" }).into()
-        } else if n.trunc() == n && n.abs() < 9e18 {
-            // Whole, and within an i64 (`-0` is written `0`, as in JS).
-            (n as i64).to_string()
         } else {
-            // ryu writes `1e21` and `1.5e-7`; JavaScript `1e+21` and
-            // `1.5e-7`.
-            let text = ryu::Buffer::new().format_finite(n).to_string();
-            match text.split_once('e') {
-                Some((digits, exp)) if !exp.starts_with('-') => format!("{digits}e+{exp}"),
-                _ => text,
-            }
+            laid_out(n)
         }
+    }
+}
+
+/// A finite number's shortest round-trip digits (ryu's, as serde_json
+/// writes numbers) laid out as JavaScript's `Number::toString` lays them
+/// out: every digit below 1e21 (padded with zeros), decimals down to
+/// 1e-6, an exponent (`1e+21`, `1.5e-7`) beyond.
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+fn laid_out(n: f64) -> String {
+    let mut buffer = ryu::Buffer::new();
+    let text = buffer.format_finite(n.abs());
+    // ryu writes `d.ddd`, `ddd.d`, `0.000ddd` or `d.ddde±x`.
+    let (mantissa, exponent) = text.split_once('e').unwrap_or((text, "0"));
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let all = format!("{whole}{fraction}");
+    let significant = all.trim_start_matches('0');
+    let leading_zeros = (all.len() - significant.len()) as i32;
+    let digits = significant.trim_end_matches('0');
+    if digits.is_empty() {
+        return "0".into();
+    }
+    // The value is 0.DIGITS × 10^point.
+    let point = whole.len() as i32 + exponent.parse::<i32>().unwrap_or(0) - leading_zeros;
+    let count = digits.len() as i32;
+    let zeros = |n: i32| "0".repeat(n as usize);
+    let shown = if count <= point && point <= 21 {
+        format!("{digits}{}", zeros(point - count))
+    } else if 0 < point && point <= 21 {
+        let (int, decimals) = digits.split_at(point as usize);
+        format!("{int}.{decimals}")
+    } else if -6 < point && point <= 0 {
+        format!("0.{}{digits}", zeros(-point))
+    } else {
+        let (first, rest) = digits.split_at(1);
+        let dot = if rest.is_empty() { "" } else { "." };
+        let sign = if point > 0 { '+' } else { '-' };
+        format!("{first}{dot}{rest}e{sign}{}", (point - 1).abs())
+    };
+    if n < 0.0 {
+        format!("-{shown}")
+    } else {
+        shown
     }
 }
 
@@ -48,15 +78,41 @@ mod tests {
 
     #[test]
     fn writes_numbers_as_javascript_does() {
-        assert_eq!(number(f64::NAN), "NaN");
-        assert_eq!(number(f64::NEG_INFINITY), "-Infinity");
-        assert_eq!(number(-1.0), "-1");
-        assert_eq!(number(1.5), "1.5");
-        assert_eq!(number(-0.0), "0");
-        assert_eq!(number(0.1), "0.1");
-        assert_eq!(number(9_007_199_254_740_993.0), "9007199254740992");
-        assert_eq!(number(1e21), "1e+21");
-        assert_eq!(number(1.5e-7), "1.5e-7");
-        assert_eq!(number(123_456.789), "123456.789");
+        // Each value and what Node's `String(value)` writes.
+        let cases: [(f64, &str); 30] = [
+            (f64::NAN, "NaN"),
+            (f64::INFINITY, "Infinity"),
+            (f64::NEG_INFINITY, "-Infinity"),
+            (0e0, "0"),
+            (-0.0, "0"),
+            (1e0, "1"),
+            (-1e0, "-1"),
+            (1.5e0, "1.5"),
+            (1e-1, "0.1"),
+            (1e2, "100"),
+            (1.23456789e5, "123456.789"),
+            (1e21, "1e+21"),
+            (-1e21, "-1e+21"),
+            (1e20, "100000000000000000000"),
+            (9e18, "9000000000000000000"),
+            (9.007199254740992e15, "9007199254740992"),
+            (9.007199254740994e15, "9007199254740994"),
+            (1.152921504606847e18, "1152921504606847000"),
+            (-4.611686018427388e18, "-4611686018427388000"),
+            (1.2345678901234568e17, "123456789012345680"),
+            (1e16, "10000000000000000"),
+            (1e-6, "0.000001"),
+            (1.5e-6, "0.0000015"),
+            (-1e-7, "-1e-7"),
+            (1.5e-7, "1.5e-7"),
+            (1.23e-4, "0.000123"),
+            (1.7976931348623157e308, "1.7976931348623157e+308"),
+            (5e-324, "5e-324"),
+            (1.2345e-10, "1.2345e-10"),
+            (9.999999999999999e20, "999999999999999900000"),
+        ];
+        for (n, js) in cases {
+            assert_eq!(number(n), js, "{n:e}");
+        }
     }
 }
