@@ -157,3 +157,16 @@ fn client_options_and_client_debug_show_no_credential() {
         assert!(shown.contains("[REDACTED]"), "{shown}");
     }
 }
+
+#[test]
+fn client_options_debug_names_a_header_provider_and_shows_nothing_of_it() {
+    let options = ClientOptions::new("https://api.example.com").header_provider(|| async {
+        vec![("Authorization".to_string(), "Bearer t0ken".to_string())]
+    });
+    let shown = format!("{options:?}");
+    assert!(
+        shown.contains("header_provider: Some(HeaderProvider)"),
+        "{shown}"
+    );
+    assert!(!shown.contains("t0ken"), "{shown}");
+}

@@ -10,7 +10,8 @@ use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 use user_management_client::{
-    CallOptions, ClientOptions, CountParams, ErrorKind, Hooks, ListParams, ParamsIn, UsersClient,
+    CallOptions, ClientOptions, CountParams, Error, ErrorKind, HeaderList, Hooks, ListParams,
+    ParamsIn, UsersClient,
 };
 
 mod common;
@@ -385,4 +386,26 @@ fn hooks_debug_names_the_hooks_set() {
         format!("{hooks:?}"),
         "Hooks { before_request: false, after_response: false, before_retry: true }"
     );
+}
+
+/// A header provider's `Err` fails the call with that error, before any
+/// request (the base URL is a port nothing listens on: a request would be
+/// a `network` error).
+#[tokio::test]
+async fn a_header_provider_s_error_fails_the_call_with_it() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a free port")
+        .port();
+    let options =
+        ClientOptions::new(format!("http://127.0.0.1:{port}")).header_provider(|| async {
+            Err::<HeaderList, Error>(Error::new(ErrorKind::Validation, "no token yet"))
+        });
+    let error = UsersClient::new(options)
+        .expect("client")
+        .count_users(&CountParams::default(), &CallOptions::default())
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Validation);
+    assert_eq!(error.message(), "no token yet");
 }
