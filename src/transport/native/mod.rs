@@ -241,3 +241,37 @@ fn network(url: &str, what: &str, error: reqwest::Error) -> Error {
     )
     .with_transport_source(error)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn now_ms() -> f64 {
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .expect("after 1970")
+            .as_secs_f64()
+            * 1_000.0
+    }
+
+    #[test]
+    fn date_ms_is_the_system_clock_in_milliseconds() {
+        let before = now_ms();
+        let date = Native::date_ms();
+        let after = now_ms();
+        assert!(before <= date && date <= after, "{before} {date} {after}");
+    }
+
+    /// Uniform in [0, 1): over 2,000 draws, every one in range, some in the
+    /// lowest and the highest twentieth (each missed with a chance of
+    /// 0.95^2000), and the mean near one half.
+    #[test]
+    fn random_is_uniform_in_zero_to_one() {
+        let draws: Vec<f64> = (0..2_000).map(|_| Native::random()).collect();
+        assert!(draws.iter().all(|r| (0.0..1.0).contains(r)), "{draws:?}");
+        assert!(draws.iter().any(|&r| r < 0.05));
+        assert!(draws.iter().any(|&r| r >= 0.95));
+        let mean = draws.iter().sum::<f64>() / draws.len() as f64;
+        assert!((0.45..0.55).contains(&mean), "{mean}");
+    }
+}

@@ -164,3 +164,64 @@ fn envelope_view(body: &Json) -> EnvelopeView {
         },
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::options::Naming;
+
+    fn collected(max_body_bytes: u64) -> Collected<'static> {
+        let bounds = Bounds {
+            timeout_ms: 0,
+            max_body_bytes,
+            naming: Naming::Rust,
+        };
+        Collected::new(bounds, 200, "http://example.com", None).expect("no length")
+    }
+
+    /// Without a limit the buffer doubles: a thousand one-byte chunks
+    /// reallocate it no more than 11 times (1, 2, 4 ... 1,024 bytes).
+    #[test]
+    fn the_buffer_doubles() {
+        let mut body = collected(0);
+        let mut capacities = vec![body.bytes.capacity()];
+        for _ in 0..1_000 {
+            body.push(b"x").expect("no limit");
+            if capacities.last() != Some(&body.bytes.capacity()) {
+                capacities.push(body.bytes.capacity());
+            }
+        }
+        assert_eq!(
+            capacities,
+            [0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1_024]
+        );
+        assert_eq!(body.text().len(), 1_000);
+    }
+
+    /// With a limit, the buffer's capacity never passes it, and a chunk that
+    /// adds nothing allocates nothing.
+    #[test]
+    fn the_buffer_never_grows_past_the_limit() {
+        let mut body = collected(100);
+        for _ in 0..3 {
+            body.push(&[b'x'; 30]).expect("within the limit");
+            assert!(body.bytes.capacity() <= 100, "{}", body.bytes.capacity());
+        }
+        body.push(&[b'x'; 10]).expect("exactly the limit");
+        assert_eq!(body.bytes.capacity(), 100);
+        let full = body.bytes.capacity();
+        body.push(b"").expect("nothing more");
+        assert_eq!(body.bytes.capacity(), full);
+        let error = body.push(b"x").unwrap_err();
+        assert_eq!(error.kind(), ErrorKind::Decode);
+    }
+
+    #[test]
+    fn an_empty_chunk_allocates_nothing() {
+        let mut body = collected(0);
+        body.push(b"abcd").expect("no limit");
+        let capacity = body.bytes.capacity();
+        body.push(b"").expect("no limit");
+        assert_eq!(body.bytes.capacity(), capacity);
+    }
+}
