@@ -257,7 +257,9 @@ async fn hooks_and_a_header_provider_natively() {
     );
     let asked = Arc::new(Mutex::new(0));
     let counted = Arc::clone(&asked);
-    let options = ClientOptions::new(format!("{}/faults/busy/native-hooks", server.url))
+    let base = format!("{}/faults/busy/native-hooks", server.url);
+    let url = format!("{base}/api/users/count");
+    let options = ClientOptions::new(base)
         .retries(2)
         .header_provider(move || {
             *counted.lock().unwrap() += 1;
@@ -266,6 +268,7 @@ async fn hooks_and_a_header_provider_natively() {
         .hooks(
             Hooks::default()
                 .before_request(move |info| {
+                    assert_eq!(info.url, url);
                     let auth = info
                         .headers
                         .iter()

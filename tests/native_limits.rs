@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use common::{answer_42, in_own_process, keep_alive_server, server};
 use user_management_client::{
-    CallOptions, ClientOptions, CountParams, ErrorKind, ParamsIn, UsersClient,
+    CallOptions, ClientOptions, CountParams, ErrorKind, Hooks, ParamsIn, UsersClient,
 };
 
 async fn count(client: &UsersClient) -> Result<u64, user_management_client::Error> {
@@ -328,4 +328,38 @@ async fn on_the_same_paused_clock_the_default_timeout_ends_the_call_at_10_s() {
     let error = count(&paused_client(&url, None)).await.unwrap_err();
     assert_eq!(error.kind(), ErrorKind::Timeout, "{error}");
     assert_eq!(started.elapsed(), Duration::from_secs(10));
+}
+
+/// Backoff grows attempt by attempt, with jitter: on tokio's paused clock,
+/// ten calls to a refused port with `retries(2)` each tell `beforeRetry`
+/// their two pauses; retry n waits from half to all of 300 · 2^(n−1) ms
+/// (the upper end excluded), and the pauses are not all the same.
+#[tokio::test(start_paused = true)]
+async fn backoff_doubles_per_retry_with_jitter_in_every_pause() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a free port")
+        .port();
+    let pauses = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = std::sync::Arc::clone(&pauses);
+    let hooks = Hooks::default().before_retry(move |info| {
+        seen.lock().unwrap().push((info.attempt, info.delay));
+    });
+    let options = ClientOptions::new(format!("http://127.0.0.1:{port}"))
+        .retries(2)
+        .hooks(hooks);
+    let client = UsersClient::new(options).expect("client");
+    for _ in 0..10 {
+        let error = count(&client).await.unwrap_err();
+        assert_eq!(error.kind(), ErrorKind::Network, "{error}");
+    }
+    let pauses = pauses.lock().unwrap().clone();
+    assert_eq!(pauses.len(), 20, "{pauses:?}");
+    for (at, &(attempt, delay)) in pauses.iter().enumerate() {
+        assert_eq!(attempt as usize, at % 2 + 1, "{pauses:?}");
+        let full = Duration::from_millis(300 << (attempt - 1));
+        assert!(full / 2 <= delay && delay < full, "{pauses:?}");
+    }
+    let firsts: std::collections::BTreeSet<_> = pauses.iter().step_by(2).map(|p| p.1).collect();
+    assert!(firsts.len() > 1, "{pauses:?}");
 }
