@@ -118,6 +118,31 @@ async fn a_server_that_never_answers_is_a_timeout() {
     assert!(started.elapsed() < Duration::from_secs(10));
 }
 
+/// A `Retry-After` HTTP date two seconds ahead (the server's clock, cut to
+/// the second) is waited for until then: from the system clock, more than
+/// 0 and at most 2 s.
+#[tokio::test]
+async fn a_429_with_a_retry_after_date_is_waited_for_until_then() {
+    let server = server();
+    let delays = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&delays);
+    let options = ClientOptions::new(format!("{}/faults/retry-after-date/native", server.url))
+        .retries(1)
+        .hooks(Hooks::default().before_retry(move |info| seen.lock().unwrap().push(info.delay)));
+    let count = UsersClient::new(options)
+        .expect("client")
+        .count_users(&CountParams::default(), &CallOptions::default())
+        .await
+        .expect("the retry answers");
+    assert_eq!(count.result.total_users, 7);
+    let delays = delays.lock().unwrap().clone();
+    assert_eq!(delays.len(), 1, "{delays:?}");
+    assert!(
+        Duration::ZERO < delays[0] && delays[0] <= Duration::from_secs(2),
+        "{delays:?}"
+    );
+}
+
 #[tokio::test]
 async fn a_503_with_retry_after_is_waited_for_and_retried() {
     let server = server();
