@@ -269,19 +269,22 @@ openapi-types: setup
 bench: $(PKG)
 	node bench/run.mjs
 
-## Mutation testing (not part of `make test`): cargo-mutants mutates the
-## library's rules (src/rules/), then the call loop (src/api/client.rs,
-## src/api/hooks.rs), one change at a time in a copy of the tree, and runs
-## natively against each mutant the library's unit tests (`--lib`) and, for
-## the call loop, also tests/native_client.rs (the reference server, built
-## first beside it) and tests/native.rs. Cheap settings for a 2-core machine:
-## one job, the `mutants` profile (no debug info, the library at opt-level 1),
-## and one target directory for every copy, so the dependencies build once.
-## What it leaves out (the property tests' helpers): .cargo/mutants.toml.
-## Reports: target/mutants-report/{rules,loop}/mutants.out/. Needs
-## cargo-mutants (`cargo install --locked cargo-mutants`). The score and the
-## mutants that survive, and why: mutants.md; the run fails on a survivor
-## it does not list (scripts/mutants.sh).
+## Mutation testing (not part of `make test`): cargo-mutants mutates every
+## file of src/ that a native build compiles, one change at a time in a copy
+## of the tree, in three groups (scripts/mutants.sh): `rest` (the model,
+## errors, options, the host layer, the plain and native transports) against
+## the unit tests and every native integration test (tests/native*.rs, the
+## reference server built first beside them); `loop` (src/api/client.rs,
+## src/api/hooks.rs) against the unit tests, tests/native_client.rs and
+## tests/native.rs; `rules` (src/rules/) against the unit tests. Cheap
+## settings for a 2-core machine: one job, the `mutants` profile (no debug
+## info, the library at opt-level 1), and one target directory for every
+## copy, so the dependencies build once. What it leaves out (the property
+## tests' helpers): .cargo/mutants.toml. Reports:
+## target/mutants-report/{rest,loop,rules}/mutants.out/; mutants.md's score
+## table is written from them (scripts/mutants_table.py). Needs cargo-mutants
+## (`cargo install --locked cargo-mutants`). The run fails on a survivor
+## mutants.md does not list, and on one it lists that did not survive.
 mutants:
 	scripts/mutants.sh
 
