@@ -602,6 +602,17 @@ mod tests {
             assert!(!err.message().contains("Bearer"));
         }
     }
+
+    #[test]
+    fn the_default_body_limit_is_64_mib() {
+        let bounds = Bounds {
+            timeout_ms: 0,
+            max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            naming: Naming::Rust,
+        };
+        assert!(bounds.allows(64 << 20));
+        assert!(!bounds.allows((64 << 20) + 1));
+    }
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
