@@ -49,6 +49,11 @@ def score(row):
     return f"{100 * detected / judged:.1f} %" if judged else "n/a"
 
 
+def caught_alone(row):
+    judged = row["mutants"] - row["unviable"] - row["not native"]
+    return f"{100 * row['caught'] / judged:.1f} %" if judged else "n/a"
+
+
 def line(label, row):
     cells = " | ".join(str(row[column]) for column in COLUMNS)
     return f"| {label} | {cells} | {score(row)} |"
@@ -120,6 +125,10 @@ def main():
         header,
         rule,
         *rows,
+        "",
+        f"Caught alone, timeouts not counted: {total['caught']} of "
+        f"{total['mutants'] - total['unviable'] - total['not native']} "
+        f"({caught_alone(total)}).",
         END,
     ])
     begin, end = text.find(START), text.find(END)

@@ -22,8 +22,10 @@ pub(crate) fn number(n: f64) -> String {
     {
         if n.is_nan() {
             "NaN".into()
-        } else if n.is_infinite() {
-            (if n > 0.0 { "Infinity" } else { "-Infinity" }).into()
+        } else if n == f64::INFINITY {
+            "Infinity".into()
+        } else if n == f64::NEG_INFINITY {
+            "-Infinity".into()
         } else {
             laid_out(n)
         }
@@ -37,8 +39,9 @@ pub(crate) fn number(n: f64) -> String {
 #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 fn laid_out(n: f64) -> String {
     let mut buffer = ryu::Buffer::new();
-    let text = buffer.format_finite(n.abs());
-    // ryu writes `d.ddd`, `ddd.d`, `0.000ddd` or `d.ddde±x`.
+    let text = buffer.format_finite(n);
+    // ryu writes `-`, then `d.ddd`, `ddd.d`, `0.000ddd` or `d.ddde±x`.
+    let (sign, text) = text.strip_prefix('-').map_or(("", text), |rest| ("-", rest));
     let (mantissa, exponent) = text.split_once('e').unwrap_or((text, "0"));
     let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
     let all = format!("{whole}{fraction}");
@@ -46,29 +49,24 @@ fn laid_out(n: f64) -> String {
     let leading_zeros = (all.len() - significant.len()) as i32;
     let digits = significant.trim_end_matches('0');
     if digits.is_empty() {
+        // Zero, and `-0` too, as in JS.
         return "0".into();
     }
     // The value is 0.DIGITS × 10^point.
     let point = whole.len() as i32 + exponent.parse::<i32>().unwrap_or(0) - leading_zeros;
     let count = digits.len() as i32;
     let zeros = |n: i32| "0".repeat(n as usize);
-    let shown = if count <= point && point <= 21 {
-        format!("{digits}{}", zeros(point - count))
+    if count <= point && point <= 21 {
+        format!("{sign}{digits}{}", zeros(point - count))
     } else if 0 < point && point <= 21 {
         let (int, decimals) = digits.split_at(point as usize);
-        format!("{int}.{decimals}")
+        format!("{sign}{int}.{decimals}")
     } else if -6 < point && point <= 0 {
-        format!("0.{}{digits}", zeros(-point))
+        format!("{sign}0.{}{digits}", zeros(-point))
     } else {
         let (first, rest) = digits.split_at(1);
         let dot = if rest.is_empty() { "" } else { "." };
-        let sign = if point > 0 { '+' } else { '-' };
-        format!("{first}{dot}{rest}e{sign}{}", (point - 1).abs())
-    };
-    if n < 0.0 {
-        format!("-{shown}")
-    } else {
-        shown
+        format!("{sign}{first}{dot}{rest}e{:+}", point - 1)
     }
 }
 
