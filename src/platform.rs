@@ -41,7 +41,9 @@ fn laid_out(n: f64) -> String {
     let mut buffer = ryu::Buffer::new();
     let text = buffer.format_finite(n);
     // ryu writes `-`, then `d.ddd`, `ddd.d`, `0.000ddd` or `d.ddde±x`.
-    let (sign, text) = text.strip_prefix('-').map_or(("", text), |rest| ("-", rest));
+    let (sign, text) = text
+        .strip_prefix('-')
+        .map_or(("", text), |rest| ("-", rest));
     let (mantissa, exponent) = text.split_once('e').unwrap_or((text, "0"));
     let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
     let all = format!("{whole}{fraction}");

@@ -16,7 +16,7 @@ use user_management_client::{
 
 mod common;
 
-use common::server;
+use common::{refused_url, server};
 
 fn client(base: &str) -> UsersClient {
     UsersClient::new(ClientOptions::new(base).timeout(Duration::from_secs(5))).expect("client")
@@ -87,11 +87,7 @@ async fn a_404_is_an_http_error() {
 
 #[tokio::test]
 async fn a_refused_port_is_a_network_error() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|listener| listener.local_addr())
-        .expect("a free port")
-        .port();
-    let options = ClientOptions::new(format!("http://127.0.0.1:{port}")).retries(0);
+    let options = ClientOptions::new(refused_url()).retries(0);
     let error = UsersClient::new(options)
         .expect("client")
         .count_users(&CountParams::default(), &CallOptions::default())
@@ -118,15 +114,13 @@ async fn a_server_that_never_answers_is_a_timeout() {
     assert!(started.elapsed() < Duration::from_secs(10));
 }
 
-/// A `Retry-After` HTTP date two seconds ahead (the server's clock, cut to
-/// the second) is waited for until then: from the system clock, more than
-/// 0 and at most 2 s.
-#[tokio::test]
-async fn a_429_with_a_retry_after_date_is_waited_for_until_then() {
+/// One call to the fault `scenario` with `retries(1)`, which must answer on
+/// its retry: the count, and the pauses `beforeRetry` was told.
+async fn retried_once(scenario: &str) -> (u64, Vec<Duration>) {
     let server = server();
     let delays = Arc::new(Mutex::new(Vec::new()));
     let seen = Arc::clone(&delays);
-    let options = ClientOptions::new(format!("{}/faults/retry-after-date/native", server.url))
+    let options = ClientOptions::new(format!("{}/faults/{scenario}/native", server.url))
         .retries(1)
         .hooks(Hooks::default().before_retry(move |info| seen.lock().unwrap().push(info.delay)));
     let count = UsersClient::new(options)
@@ -134,8 +128,17 @@ async fn a_429_with_a_retry_after_date_is_waited_for_until_then() {
         .count_users(&CountParams::default(), &CallOptions::default())
         .await
         .expect("the retry answers");
-    assert_eq!(count.result.total_users, 7);
     let delays = delays.lock().unwrap().clone();
+    (count.result.total_users, delays)
+}
+
+/// A `Retry-After` HTTP date two seconds ahead (the server's clock, cut to
+/// the second) is waited for until then: from the system clock, more than
+/// 0 and at most 2 s.
+#[tokio::test]
+async fn a_429_with_a_retry_after_date_is_waited_for_until_then() {
+    let (count, delays) = retried_once("retry-after-date").await;
+    assert_eq!(count, 7);
     assert_eq!(delays.len(), 1, "{delays:?}");
     assert!(
         Duration::ZERO < delays[0] && delays[0] <= Duration::from_secs(2),
@@ -145,20 +148,10 @@ async fn a_429_with_a_retry_after_date_is_waited_for_until_then() {
 
 #[tokio::test]
 async fn a_503_with_retry_after_is_waited_for_and_retried() {
-    let server = server();
-    let delays = Arc::new(Mutex::new(Vec::new()));
-    let seen = Arc::clone(&delays);
-    let options = ClientOptions::new(format!("{}/faults/retry-after-seconds/native", server.url))
-        .retries(1)
-        .hooks(Hooks::default().before_retry(move |info| seen.lock().unwrap().push(info.delay)));
     let started = Instant::now();
-    let count = UsersClient::new(options)
-        .expect("client")
-        .count_users(&CountParams::default(), &CallOptions::default())
-        .await
-        .expect("the retry answers");
-    assert_eq!(count.result.total_users, 7);
-    assert_eq!(*delays.lock().unwrap(), [Duration::from_secs(1)]);
+    let (count, delays) = retried_once("retry-after-seconds").await;
+    assert_eq!(count, 7);
+    assert_eq!(delays, [Duration::from_secs(1)]);
     assert!(started.elapsed() >= Duration::from_millis(1000));
 }
 
@@ -421,14 +414,9 @@ fn hooks_debug_names_the_hooks_set() {
 /// a `network` error).
 #[tokio::test]
 async fn a_header_provider_s_error_fails_the_call_with_it() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|listener| listener.local_addr())
-        .expect("a free port")
-        .port();
-    let options =
-        ClientOptions::new(format!("http://127.0.0.1:{port}")).header_provider(|| async {
-            Err::<HeaderList, Error>(Error::new(ErrorKind::Validation, "no token yet"))
-        });
+    let options = ClientOptions::new(refused_url()).header_provider(|| async {
+        Err::<HeaderList, Error>(Error::new(ErrorKind::Validation, "no token yet"))
+    });
     let error = UsersClient::new(options)
         .expect("client")
         .count_users(&CountParams::default(), &CallOptions::default())

@@ -10,7 +10,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{answer_42, in_own_process, keep_alive_server, server};
+use common::{answer_42, in_own_process, keep_alive_server, refused_url, server};
 use user_management_client::{
     CallOptions, ClientOptions, CountParams, ErrorKind, Hooks, ParamsIn, UsersClient,
 };
@@ -177,11 +177,7 @@ fn one_client_on_two_runtimes_in_turn() {
 
 #[tokio::test]
 async fn a_refused_connection_s_source_is_the_reqwest_error() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|listener| listener.local_addr())
-        .expect("a free port")
-        .port();
-    let options = ClientOptions::new(format!("http://127.0.0.1:{port}")).retries(0);
+    let options = ClientOptions::new(refused_url()).retries(0);
     let client = UsersClient::new(options).expect("client");
     let error = count(&client).await.unwrap_err();
     assert_eq!(error.kind(), ErrorKind::Network);
@@ -336,18 +332,12 @@ async fn on_the_same_paused_clock_the_default_timeout_ends_the_call_at_10_s() {
 /// (the upper end excluded), and the pauses are not all the same.
 #[tokio::test(start_paused = true)]
 async fn backoff_doubles_per_retry_with_jitter_in_every_pause() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|listener| listener.local_addr())
-        .expect("a free port")
-        .port();
     let pauses = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
     let seen = std::sync::Arc::clone(&pauses);
     let hooks = Hooks::default().before_retry(move |info| {
         seen.lock().unwrap().push((info.attempt, info.delay));
     });
-    let options = ClientOptions::new(format!("http://127.0.0.1:{port}"))
-        .retries(2)
-        .hooks(hooks);
+    let options = ClientOptions::new(refused_url()).retries(2).hooks(hooks);
     let client = UsersClient::new(options).expect("client");
     for _ in 0..10 {
         let error = count(&client).await.unwrap_err();

@@ -1,7 +1,8 @@
 //! The harness of the native tests (`tests/native_client.rs`,
 //! `tests/native_limits.rs`, `tests/native_tls.rs`): the reference server,
-//! started per test, and what its fault routes record; a one-answer server
-//! for a stream of the test's own; a test run in a process of its own.
+//! started per test, and what its fault routes record; a refused port; a
+//! one-answer server for a stream of the test's own; a test run in a
+//! process of its own.
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader};
@@ -22,6 +23,16 @@ impl Drop for Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// `http://127.0.0.1:PORT` on a loopback port nothing listens on: each
+/// connection to it is refused.
+pub fn refused_url() -> String {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a free port")
+        .port();
+    format!("http://127.0.0.1:{port}")
 }
 
 /// Starts the server built beside this test (`target/debug`), with its
