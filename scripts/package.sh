@@ -8,6 +8,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # wasm-pack finds wasm-opt (npm's binaryen) here, also when run outside make.
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+# Panic locations in the .wasm name the registry's sources by their path:
+# written from a fixed prefix, the .wasm is the same whoever builds it,
+# whatever their CARGO_HOME (the size test holds it to the byte).
+export RUSTFLAGS="${RUSTFLAGS:-} --remap-path-prefix=${CARGO_HOME:-$HOME/.cargo}/registry/src=/crates"
 rm -rf target/wasm-pack/web
 wasm-pack build --release --target web --out-dir ../target/wasm-pack/web --out-name user_management_client --no-pack js
 node npm/build.mjs
