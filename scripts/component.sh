@@ -24,7 +24,11 @@ mkdir -p "$out"
 # module): no host needs it, and a trap's backtrace is all it served. The
 # release profile keeps it for the other builds (wasm-opt drops it from the
 # npm package's .wasm).
-CARGO_PROFILE_RELEASE_STRIP=symbols cargo build --locked --release --target wasm32-wasip2 \
+# Panic locations name the registry's sources by their path: written from a
+# fixed prefix, the component is the same whoever builds it, whatever their
+# CARGO_HOME (its size test holds it to the byte).
+RUSTFLAGS="${RUSTFLAGS:-} --remap-path-prefix=${CARGO_HOME:-$HOME/.cargo}/registry/src=/crates" \
+  CARGO_PROFILE_RELEASE_STRIP=symbols cargo build --locked --release --target wasm32-wasip2 \
   -p user-management-client-component --lib \
   --example joined --example edge --example users_handler \
   --features joined-example,edge-example,users-handler-example

@@ -10,7 +10,7 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { repo } from "../lib/harness.mjs";
 
-const RAW_BUDGET = 298_100;
+const RAW_BUDGET = 297_700;
 const GZIP_BUDGET = 114_950;
 
 const wasm = join(repo, "target/component/user-management-client.wasm");
