@@ -43,15 +43,17 @@ def listed(text, block):
     return {line.strip() for line in found.group(1).splitlines() if line.strip()}
 
 
+def judged(row):
+    """The mutants a native test can judge."""
+    return row["mutants"] - row["unviable"] - row["not native"]
+
+
+def percent(part, row):
+    return f"{100 * part / judged(row):.1f} %" if judged(row) else "n/a"
+
+
 def score(row):
-    judged = row["mutants"] - row["unviable"] - row["not native"]
-    detected = row["caught"] + row["timeout"]
-    return f"{100 * detected / judged:.1f} %" if judged else "n/a"
-
-
-def caught_alone(row):
-    judged = row["mutants"] - row["unviable"] - row["not native"]
-    return f"{100 * row['caught'] / judged:.1f} %" if judged else "n/a"
+    return percent(row["caught"] + row["timeout"], row)
 
 
 def line(label, row):
@@ -126,9 +128,8 @@ def main():
         rule,
         *rows,
         "",
-        f"Caught alone, timeouts not counted: {total['caught']} of "
-        f"{total['mutants'] - total['unviable'] - total['not native']} "
-        f"({caught_alone(total)}).",
+        f"Caught alone, timeouts not counted: {total['caught']} of {judged(total)} "
+        f"({percent(total['caught'], total)}).",
         END,
     ])
     begin, end = text.find(START), text.find(END)

@@ -429,18 +429,19 @@ mod tests {
                 .with_source(Cause::new("c"))
         };
         assert_eq!(base(), base());
-        let mut param = base();
-        param.param = Some("active".into());
         let differing = [
             Error {
                 kind: ErrorKind::Http,
                 ..base()
             },
-            Error::new(ErrorKind::Api, "n")
-                .with_status(Some(404))
-                .with_response(200, "{}".into(), true)
-                .with_source(Cause::new("c")),
-            param,
+            Error {
+                message: "n".into(),
+                ..base()
+            },
+            Error {
+                param: Some("active".into()),
+                ..base()
+            },
             base().with_status(Some(500)),
             base().with_response(201, "{}".into(), true),
             base().with_response(200, "[]".into(), true),
