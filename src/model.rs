@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::de::{self, value::StrDeserializer, Deserializer, Visitor};
+use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
 
 use crate::wire::{self, Wire};
@@ -92,7 +93,7 @@ pub(crate) fn active_expected() -> String {
 }
 
 /// The params of `count_users`: the only two the API takes.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CountParams {
     /// Matched against usernames and phone values.
@@ -101,6 +102,23 @@ pub struct CountParams {
     /// Which users to count.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub active: Option<Active>,
+}
+
+/// As a map, not a struct: to JSON and to a JS host the two are the same
+/// object, but serde-wasm-bindgen keeps a hash table of the JS strings of
+/// struct field names, which would cost the package's `.wasm` more than it
+/// saves. (`ListParams`, with its flattened `extra`, is a map already.)
+impl Serialize for CountParams {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut params = serializer.serialize_map(None)?;
+        if let Some(query) = &self.query {
+            params.serialize_entry("query", query)?;
+        }
+        if let Some(active) = &self.active {
+            params.serialize_entry("active", active)?;
+        }
+        params.end()
+    }
 }
 
 /// The params of `list_users`. The spec does not show the list's params, so
@@ -249,13 +267,23 @@ impl Wire for Credentials {
 }
 
 /// Which operation a call is; hooks name it `"count"` or `"list"`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Operation {
     /// `POST /api/users/count`: takes only `query` and `active`.
     Count,
     /// `POST /api/users`: passes other keys through.
     List,
+}
+
+/// As a string, as the other enums: a unit variant would go through
+/// serde-wasm-bindgen's hash table of static strings.
+impl Serialize for Operation {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(match self {
+            Operation::Count => "count",
+            Operation::List => "list",
+        })
+    }
 }
 
 impl Operation {

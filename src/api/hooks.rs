@@ -26,7 +26,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde::ser::SerializeStruct;
+use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 use wasm_bindgen::JsValue;
@@ -35,9 +35,10 @@ use crate::error::Error;
 use crate::host::{MaybeSendSync, Rejection};
 use crate::model::Operation;
 
-/// What a hook sees of an attempt about to be sent.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// What a hook sees of an attempt about to be sent. Serializes to
+/// `{ operation, url, attempt, headers }`, headers as a record (`{ name:
+/// value }`).
+#[derive(Clone, Debug, PartialEq)]
 pub struct AttemptInfo {
     /// Count or list.
     pub operation: Operation,
@@ -46,16 +47,32 @@ pub struct AttemptInfo {
     /// 1 for the first attempt.
     pub attempt: u32,
     /// The headers as sent, credential values replaced by `"[REDACTED]"`.
-    #[serde(serialize_with = "as_record")]
     pub headers: Vec<(String, String)>,
 }
 
+/// The hook infos serialize as maps, not structs: to a JS host the two are
+/// the same plain object, but serde-wasm-bindgen keeps a hash table of the
+/// JS strings of struct field names, which would cost the package's
+/// `.wasm` more than it saves.
+impl Serialize for AttemptInfo {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut info = serializer.serialize_map(Some(4))?;
+        info.serialize_entry("operation", &self.operation)?;
+        info.serialize_entry("url", &self.url)?;
+        info.serialize_entry("attempt", &self.attempt)?;
+        info.serialize_key("headers")?;
+        info.serialize_value(&Record(&self.headers))?;
+        info.end()
+    }
+}
+
 /// Header pairs as a record (`{ name: value }`), as JS hooks get them.
-fn as_record<S: Serializer>(
-    headers: &[(String, String)],
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
-    serializer.collect_map(headers.iter().map(|(name, value)| (name, value)))
+struct Record<'a>(&'a [(String, String)]);
+
+impl Serialize for Record<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|(name, value)| (name, value)))
+    }
 }
 
 /// What a hook sees when an attempt's response headers arrived.
@@ -73,10 +90,10 @@ pub struct ResponseInfo {
 
 impl Serialize for ResponseInfo {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut info = serializer.serialize_struct("ResponseInfo", 2)?;
-        info.serialize_field("httpStatus", &self.http_status)?;
+        let mut info = serializer.serialize_map(Some(2))?;
+        info.serialize_entry("httpStatus", &self.http_status)?;
         // Cut, not rounded: never longer than the span it measures.
-        info.serialize_field("durationMs", &ms(self.duration).floor())?;
+        info.serialize_entry("durationMs", &ms(self.duration).floor())?;
         info.end()
     }
 }
@@ -102,10 +119,10 @@ pub struct RetryInfo {
 
 impl Serialize for RetryInfo {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut info = serializer.serialize_struct("RetryInfo", 3)?;
-        info.serialize_field("operation", &self.operation)?;
-        info.serialize_field("attempt", &self.attempt)?;
-        info.serialize_field("delayMs", &ms(self.delay))?;
+        let mut info = serializer.serialize_map(Some(3))?;
+        info.serialize_entry("operation", &self.operation)?;
+        info.serialize_entry("attempt", &self.attempt)?;
+        info.serialize_entry("delayMs", &ms(self.delay))?;
         info.end()
     }
 }
