@@ -1,8 +1,9 @@
 //! An answer that arrived, judged by the envelope rules: the envelope to
-//! resolve with, or the error. This module reads what the rules need from
-//! the body as the platform's `JSON.parse` made it, through `Reflect`,
-//! without copying the body into Rust: the caller gets that very object.
-//! Only an error copies the body's text into Rust.
+//! resolve with, or the error. The body is parsed by the platform's
+//! `JSON.parse`, in the same call into JS that reads the few fields the
+//! rules need ([`parse_envelope`]), without copying the body into Rust:
+//! the caller gets that very object. Only an error copies the body's text
+//! into Rust.
 
 use js_sys::JsString;
 use wasm_bindgen::prelude::*;
@@ -12,6 +13,7 @@ use crate::model::Operation;
 use crate::rules::envelope::{error_body, judge as judge_envelope, EnvelopeView, BODY_CUT};
 use crate::rules::secrets::reach;
 use crate::rules::value::Value;
+use crate::transport::fetch::bridge::parse_envelope;
 use crate::transport::fetch::exchange::Answer;
 
 #[wasm_bindgen]
@@ -25,8 +27,9 @@ extern "C" {
 /// The envelope to resolve with (the parsed body itself), or the error,
 /// with the call's `secrets` cut out of it.
 pub fn judge(answer: Answer, operation: Operation, secrets: &[String]) -> Result<JsValue, Error> {
-    let parsed = parse_json(&answer.text).ok();
-    let view = parsed.as_ref().map(envelope_view);
+    let mut read = [0.0; VIEW];
+    let parsed = parse_envelope(&answer.text, &mut read).ok();
+    let view = parsed.as_ref().map(|body| envelope_view(body, &read));
     let failed = match judge_envelope(operation, answer.http_status, view.as_ref(), secrets) {
         Ok(()) => return Ok(parsed.unwrap_or_default()),
         Err(error) => error,
@@ -46,13 +49,15 @@ pub fn judge(answer: Answer, operation: Operation, secrets: &[String]) -> Result
     Err(failed.with_response(answer.http_status, text, json))
 }
 
-/// Reads the few fields the envelope rules need: `status`, whether
-/// `result` is there, what it is, and a count's `result.totalUsers`.
-fn envelope_view(body: &JsValue) -> EnvelopeView {
-    let read = |object: &JsValue, key: &str| {
-        js_sys::Reflect::get(object, &key.into()).unwrap_or(JsValue::UNDEFINED)
-    };
-    let kind = Value::of(body);
+/// The numbers [`parse_envelope`] writes.
+const VIEW: usize = 7;
+
+/// The envelope rules' view of `body`, from what [`parse_envelope`] read
+/// of it. A field is read again only where a message may quote it: a
+/// string, or a `result` that is a boolean or a number.
+fn envelope_view(body: &JsValue, read: &[f64; VIEW]) -> EnvelopeView {
+    let [body_kind, has_result, status_kind, status, result_kind, total_kind, total] = *read;
+    let kind = Value::of_kind(body_kind as u8, body);
     if kind != Value::Object {
         return EnvelopeView {
             body: kind,
@@ -62,17 +67,40 @@ fn envelope_view(body: &JsValue) -> EnvelopeView {
             total_users: Value::Undefined,
         };
     }
-    let result = read(body, "result");
-    let result_kind = Value::of(&result);
+    let result = field(result_kind, body, "result");
+    let total_users = if result == Value::Object {
+        let of = js_sys::Reflect::get(body, &"result".into()).unwrap_or_default();
+        number_or_field(total_kind, total, &of, "totalUsers")
+    } else {
+        Value::Undefined
+    };
     EnvelopeView {
         body: kind,
-        status: Value::of(&read(body, "status")),
-        has_result: js_sys::Reflect::has(body, &"result".into()).unwrap_or(false),
-        total_users: if result_kind == Value::Object {
-            Value::of(&read(&result, "totalUsers"))
-        } else {
-            Value::Undefined
-        },
-        result: result_kind,
+        status: number_or_field(status_kind, status, body, "status"),
+        has_result: has_result == 1.0,
+        result,
+        total_users,
+    }
+}
+
+/// A field of `kind` whose value, where it is a boolean or a number, was
+/// read already as `number`.
+fn number_or_field(kind: f64, number: f64, of: &JsValue, key: &str) -> Value {
+    match kind as u8 {
+        2 => Value::Bool(number != 0.0),
+        3 => Value::Number(number),
+        _ => field(kind, of, key),
+    }
+}
+
+/// A field of `kind`: read again where it is a boolean, a number or a
+/// string.
+fn field(kind: f64, of: &JsValue, key: &str) -> Value {
+    match kind as u8 {
+        kind @ 2..=4 => Value::of_kind(
+            kind,
+            &js_sys::Reflect::get(of, &key.into()).unwrap_or_default(),
+        ),
+        kind => Value::of_kind(kind, &JsValue::UNDEFINED),
     }
 }

@@ -17,6 +17,28 @@ export function kind(value) {
   return tag == "[object Array]" ? 8 : tag == "[object Object]" ? 9 : 10;
 }
 
+// parseEnvelope(text, view): JSON.parse(text), and in `view` (seven
+// numbers) what the envelope rules look at, each read once: the body's
+// kind (as kind() numbers it), whether it has a `result` (1 or 0), the
+// kinds of its `status` and `result`, and where `result` is a plain object
+// the kind of its `totalUsers`; after each of those two kinds, the value
+// where it is a number or a boolean (as a number), else NaN. A kind not
+// read is -1. It throws what JSON.parse throws.
+export function parseEnvelope(text, view) {
+  const body = JSON.parse(text);
+  view.fill(-1);
+  const read = (value, at) => {
+    view[at] = kind(value);
+    view[at + 1] = view[at] == 2 || view[at] == 3 ? +value : NaN;
+  };
+  if ((view[0] = kind(body)) == 9) {
+    view[1] = "result" in body ? 1 : 0;
+    read(body.status, 2);
+    if ((view[4] = kind(body.result)) == 9) read(body.result.totalUsers, 5);
+  }
+  return body;
+}
+
 // status(response): the status of what fetch resolved with, if it is a
 // Response (an object with a text() method and a number status, read
 // once), else NaN; retryAfter(it): its Retry-After header, if it has one it
@@ -33,14 +55,16 @@ export const retryAfter = (response) => response.headers?.get?.("retry-after");
 // `timedOut` after `ms` (no timer when undefined) or with `aborted` when
 // `signal` aborts (at once if it has), whichever comes first: a race a stop
 // wins is a rejection, so a race that `work` wins needs no look at what it
-// resolved with. Its race(work) is Promise.race([work, it]); its end()
-// resolves it with undefined, clears its timer and stops listening. Each
-// stop owns its timer: Cloudflare Workers drop a timer when the request
-// that set it ends, so one shared across calls would be lost. A signal was
-// checked when the options were read (signals are duck-typed there): one
-// whose getter or listener throws now counts as not aborted. Whoever makes
-// a stop waits on it at once (a race, a pause), so its rejection is always
-// handled.
+// resolved with. Its race(work, slot, settle) races `work` against it and
+// its watch(slot, settle) waits for it alone; either then calls
+// settle(slot, fulfilled, value) with the outcome (Rust's one function for
+// every promise it awaits). Its end() resolves it with undefined, clears
+// its timer and stops listening. Each stop owns its timer: Cloudflare
+// Workers drop a timer when the request that set it ends, so one shared
+// across calls would be lost. A signal was checked when the options were
+// read (signals are duck-typed there): one whose getter or listener throws
+// now counts as not aborted. Whoever makes a stop waits on it at once (a
+// race, a pause), so its rejection is always handled.
 export function stop(ms, signal, timedOut, aborted) {
   let resolve, reject, timer;
   const stopped = new Promise((settle, fail) => ((resolve = settle), (reject = fail)));
@@ -52,7 +76,10 @@ export function stop(ms, signal, timedOut, aborted) {
     } catch {}
     resolve();
   };
-  stopped.race = (work) => Promise.race([work, stopped]);
+  const watch = (promise, slot, settle) =>
+    promise.then((value) => settle(slot, true, value), (error) => settle(slot, false, error));
+  stopped.race = (work, slot, settle) => watch(Promise.race([work, stopped]), slot, settle);
+  stopped.watch = (slot, settle) => watch(stopped, slot, settle);
   try {
     if (signal?.aborted) onAbort();
     else signal?.addEventListener("abort", onAbort);

@@ -8,7 +8,7 @@
 //! is sent, how long an attempt lasts and what a body may be stay rules in
 //! Rust; this only builds, waits and reads.
 
-use js_sys::Promise;
+use js_sys::{JsString, Promise};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 use web_sys::{AbortController, AbortSignal, RequestInit, Response};
@@ -25,6 +25,17 @@ extern "C" {
     /// error for a revoked proxy.
     #[wasm_bindgen(catch)]
     pub fn kind(value: &JsValue) -> Result<u8, JsValue>;
+
+    /// `JSON.parse` of a body, which stays a JS string (js-sys's takes a
+    /// `&str`, which would copy a body of many megabytes into Rust and
+    /// back), with what the envelope rules read of it written to `view`
+    /// in the same call: the body's kind (as [`kind`] numbers it), whether
+    /// it has `result` (1 or 0), `status`'s kind and value, `result`'s
+    /// kind, and `result.totalUsers`'s kind and value. A kind is -1 where
+    /// it was not read; a value is NaN unless its kind is a boolean or a
+    /// number.
+    #[wasm_bindgen(js_name = parseEnvelope, catch)]
+    pub fn parse_envelope(text: &JsString, view: &mut [f64]) -> Result<JsValue, JsValue>;
 
     /// The status of what `fetch` resolved with, if it is a `Response` (an
     /// object with a `text()` method and a number `status`), else NaN.
@@ -49,9 +60,15 @@ extern "C" {
     #[wasm_bindgen(extends = Promise)]
     pub type StopPromise;
 
-    /// `Promise.race([work, stop])`.
+    /// Races `work` against the stop, then calls `settle(slot, fulfilled,
+    /// value)` with the outcome.
     #[wasm_bindgen(method)]
-    pub fn race(this: &StopPromise, work: &JsValue) -> Promise;
+    pub fn race(this: &StopPromise, work: &JsValue, slot: u32, settle: &JsValue);
+
+    /// Waits for the stop, then calls `settle(slot, fulfilled, value)`
+    /// with the outcome.
+    #[wasm_bindgen(method)]
+    pub fn watch(this: &StopPromise, slot: u32, settle: &JsValue);
 
     /// Resolves the stop with `undefined`, and clears its timer and its
     /// listener.

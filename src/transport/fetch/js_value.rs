@@ -10,7 +10,14 @@ impl Value {
     /// The picture of a JS value: what it is, in one call into JS, then
     /// its boolean, number or string (a string is copied).
     pub fn of(value: &JsValue) -> Value {
-        match kind(value).unwrap_or(10) {
+        Value::of_kind(kind(value).unwrap_or(10), value)
+    }
+
+    /// The picture of a JS value whose kind was read already (as
+    /// [`kind`] numbers it): `value` is read only for a boolean, a number
+    /// or a string.
+    pub fn of_kind(kind: u8, value: &JsValue) -> Value {
+        match kind {
             0 => Value::Undefined,
             1 => Value::Null,
             2 => Value::Bool(value.is_truthy()),

@@ -3,6 +3,7 @@
 //! - [`bridge`]: the steps made in JS, each one call (a stop, what a JS
 //!   value is, a response's status, a request's init, a capped body read).
 //! - [`js_value`]: a JS value read as the rules' `Value`.
+//! - [`promise`]: a JS promise awaited, through one function made once.
 //! - [`wait`]: timers and the caller's `AbortSignal`.
 //! - [`request`]: what each attempt sends, as `fetch` takes it.
 //! - [`exchange`]: one attempt through `fetch`.
@@ -15,6 +16,7 @@ pub mod answer;
 pub mod bridge;
 pub mod exchange;
 pub mod js_value;
+pub mod promise;
 pub mod request;
 pub mod wait;
 

@@ -3,13 +3,12 @@
 //! A [`Stop`] is one promise that settles when its timer fires, when the
 //! signal aborts, or when the `Stop` is dropped. [`Stop::race`] waits for a
 //! JS promise (a `fetch`, a body read) or the stop, whichever comes first,
-//! through `Promise.race` in JS and one `JsFuture` on the race. A `JsFuture`
-//! frees its Rust callbacks only when its promise settles, and the race
-//! settles at the latest when the `Stop` is dropped; a promise that never
-//! settles is then left holding JS functions only, which the JS collector
-//! reclaims with it. (A `JsFuture` on that promise itself would keep its
-//! callbacks, and the memory they own, for as long as the promise is
-//! pending: forever, for a `fetch` that never answers.)
+//! through `Promise.race` in JS and one [`Watched`] on the race. The race
+//! settles at the latest when the `Stop` is dropped, which frees its slot;
+//! a promise that never settles is then left holding JS functions only,
+//! which the JS collector reclaims with it. (Watching that promise itself
+//! would keep its slot for as long as the promise is pending: forever, for
+//! a `fetch` that never answers.)
 //!
 //! The timer and the listener are armed in JS, one call per stop
 //! ([`bridge`](crate::transport::fetch::bridge)), so arming a stop
@@ -22,10 +21,10 @@ use std::task::Poll;
 
 use js_sys::Object;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortSignal;
 
 use crate::transport::fetch::bridge::{stop, StopPromise};
+use crate::transport::fetch::promise::Watched;
 
 /// Why a [`Stop`] came.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,13 +60,13 @@ impl Stop {
 
     /// Waits for the stop itself (a pause before a retry).
     pub async fn wait(self) -> Stopped {
-        why(&JsFuture::from(self.promise.clone()).await)
+        why(&Watched::new(|slot, settle| self.promise.watch(slot, settle)).await)
     }
 
     /// Waits for `work` (a promise, or a value taken as a resolved one) to
     /// settle, or for the stop if it comes first.
     pub async fn race(&self, work: &JsValue) -> Result<Result<JsValue, JsValue>, Stopped> {
-        match JsFuture::from(self.promise.race(work)).await {
+        match Watched::new(|slot, settle| self.promise.race(work, slot, settle)).await {
             // Only a rejection is looked at: a stop rejects.
             Err(error) if TIMED_OUT.with(|marker| error == *marker) => Err(Stopped::TimedOut),
             Err(error) if ABORTED.with(|marker| error == *marker) => Err(Stopped::Aborted),
@@ -79,7 +78,7 @@ impl Stop {
     /// `work` is dropped). A JS promise inside `work` must be awaited with
     /// [`settled`], so that dropping `work` frees its wait too.
     pub async fn until<F: Future>(&self, work: F) -> Result<F::Output, Stopped> {
-        let mut stop = JsFuture::from(self.promise.clone());
+        let mut stop = Watched::new(|slot, settle| self.promise.watch(slot, settle));
         let mut work = pin!(work);
         poll_fn(|cx| {
             if let Poll::Ready(value) = Pin::new(&mut stop).poll(cx) {
