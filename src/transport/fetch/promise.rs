@@ -61,13 +61,19 @@ fn settle(slot: u32, fulfilled: bool, value: JsValue) {
     let waker = SLOTS.with(|slots| {
         let Slots { slots, free, .. } = &mut *slots.borrow_mut();
         let entry = slots.get_mut(slot as usize)?;
-        match mem::replace(entry, Slot::Settled(outcome)) {
-            Slot::Pending(waker) => waker,
-            _ => {
+        match entry {
+            Slot::Pending(waker) => {
+                let waker = waker.take();
+                *entry = Slot::Settled(outcome);
+                waker
+            }
+            Slot::Abandoned => {
                 *entry = Slot::Free;
                 free.push(slot);
                 None
             }
+            // Not a pending promise's slot: a promise settles once.
+            Slot::Free | Slot::Settled(_) => None,
         }
     });
     if let Some(waker) = waker {
@@ -125,13 +131,17 @@ impl Future for Watched {
         let taken = SLOTS.with(|slots| {
             let Slots { slots, free, .. } = &mut *slots.borrow_mut();
             let entry = slots.get_mut(slot as usize)?;
+            if let Slot::Pending(waker) = entry {
+                *waker = Some(cx.waker().clone());
+                return None;
+            }
             match mem::replace(entry, Slot::Free) {
                 Slot::Settled(outcome) => {
                     free.push(slot);
                     Some(outcome)
                 }
-                _ => {
-                    *entry = Slot::Pending(Some(cx.waker().clone()));
+                other => {
+                    *entry = other;
                     None
                 }
             }
@@ -154,9 +164,13 @@ impl Drop for Watched {
         SLOTS.with(|slots| {
             let Slots { slots, free, .. } = &mut *slots.borrow_mut();
             if let Some(entry) = slots.get_mut(self.slot as usize) {
-                if let Slot::Settled(_) = mem::replace(entry, Slot::Abandoned) {
-                    *entry = Slot::Free;
-                    free.push(self.slot);
+                match entry {
+                    Slot::Pending(_) => *entry = Slot::Abandoned,
+                    Slot::Settled(_) => {
+                        *entry = Slot::Free;
+                        free.push(self.slot);
+                    }
+                    Slot::Free | Slot::Abandoned => {}
                 }
             }
         });
