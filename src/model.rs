@@ -104,13 +104,15 @@ pub struct CountParams {
     pub active: Option<Active>,
 }
 
-/// As a map, not a struct: to JSON and to a JS host the two are the same
-/// object, but serde-wasm-bindgen keeps a hash table of the JS strings of
-/// struct field names, which would cost the package's `.wasm` more than it
-/// saves. (`ListParams`, with its flattened `extra`, is a map already.)
+/// As a map, not a struct: in JSON, and in JS through serde-wasm-bindgen's
+/// `Serializer::json_compatible()`, the two are the same object, but
+/// serde-wasm-bindgen keeps a hash table of the JS strings of struct field
+/// names, which would cost the package's `.wasm` more than it saves.
+/// (`ListParams`, with its flattened `extra`, is a map already.)
 impl Serialize for CountParams {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut params = serializer.serialize_map(None)?;
+        let len = usize::from(self.query.is_some()) + usize::from(self.active.is_some());
+        let mut params = serializer.serialize_map(Some(len))?;
         if let Some(query) = &self.query {
             params.serialize_entry("query", query)?;
         }

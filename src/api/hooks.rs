@@ -50,8 +50,9 @@ pub struct AttemptInfo {
     pub headers: Vec<(String, String)>,
 }
 
-/// The hook infos serialize as maps, not structs: to a JS host the two are
-/// the same plain object, but serde-wasm-bindgen keeps a hash table of the
+/// The hook infos serialize as maps, not structs: in JSON, and in JS
+/// through serde-wasm-bindgen's `Serializer::json_compatible()`, the two
+/// are the same object, but serde-wasm-bindgen keeps a hash table of the
 /// JS strings of struct field names, which would cost the package's
 /// `.wasm` more than it saves.
 impl Serialize for AttemptInfo {

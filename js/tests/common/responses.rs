@@ -49,13 +49,16 @@ async fn success_is_the_envelope_as_a_plain_object() {
 
 #[wasm_bindgen_test]
 async fn a_bad_total_is_a_decode_error_keeping_the_status() {
-    for total in [
-        r#"\"42\""#,
-        "-1",
-        "1.5",
-        "9007199254740992",
-        "null",
-        "1e300",
+    // Each message quotes the value as the body has it.
+    for (total, got) in [
+        (r#"\"42\""#, r#""42""#),
+        ("-1", "-1"),
+        ("1.5", "1.5"),
+        ("9007199254740992", "9007199254740992"),
+        ("null", "null"),
+        ("1e300", "1e+300"),
+        ("true", "true"),
+        ("{}", "an object"),
     ] {
         let step =
             format!(r#"{{"body":"{{\"status\":200,\"result\":{{\"totalUsers\":{total}}}}}"}}"#);
@@ -63,12 +66,25 @@ async fn a_bad_total_is_a_decode_error_keeping_the_status() {
         assert_eq!(r.kind, "decode", "{total}");
         assert_eq!(r.status, Some(200.0));
         assert_eq!(r.http_status, Some(200.0));
+        assert!(
+            r.message.ends_with(&format!("; got {got}")),
+            "{total}: {}",
+            r.message
+        );
     }
-    for result in ["null", "[]", "5"] {
+    for (result, got) in [
+        ("null", "null"),
+        ("[]", "an array"),
+        ("5", "5"),
+        ("false", "false"),
+        (r#"\"none\""#, r#""none""#),
+    ] {
         let step = format!(r#"{{"body":"{{\"status\":200,\"result\":{result}}}"}}"#);
+        let r = count_answer(&step).await.err().unwrap();
+        assert_eq!(r.kind, "decode", "{result}");
         assert_eq!(
-            count_answer(&step).await.err().unwrap().kind,
-            "decode",
+            r.message,
+            format!("count's result must be an object; got {got}"),
             "{result}"
         );
     }
@@ -108,6 +124,7 @@ async fn a_non_200_envelope_is_an_api_error() {
         .err()
         .unwrap();
     assert_eq!(r.kind, "api");
+    assert_eq!(r.message, "the API answered with status 403");
     assert_eq!(r.status, Some(403.0));
     assert_eq!(r.http_status, Some(200.0));
     assert_eq!(json(&r.body), r#"{"status":403,"result":{"error":"no"}}"#);

@@ -67,16 +67,15 @@ fn envelope_view(body: &JsValue, read: &[f64; VIEW]) -> EnvelopeView {
             total_users: Value::Undefined,
         };
     }
-    let result = field(result_kind, body, "result");
+    let result = field(result_kind, body, &["result"]);
     let total_users = if result == Value::Object {
-        let of = js_sys::Reflect::get(body, &"result".into()).unwrap_or_default();
-        number_or_field(total_kind, total, &of, "totalUsers")
+        number_or_field(total_kind, total, body, &["result", "totalUsers"])
     } else {
         Value::Undefined
     };
     EnvelopeView {
         body: kind,
-        status: number_or_field(status_kind, status, body, "status"),
+        status: number_or_field(status_kind, status, body, &["status"]),
         has_result: has_result == 1.0,
         result,
         total_users,
@@ -84,23 +83,25 @@ fn envelope_view(body: &JsValue, read: &[f64; VIEW]) -> EnvelopeView {
 }
 
 /// A field of `kind` whose value, where it is a boolean or a number, was
-/// read already as `number`.
-fn number_or_field(kind: f64, number: f64, of: &JsValue, key: &str) -> Value {
+/// read already as `number`; else as [`field`] reads it.
+fn number_or_field(kind: f64, number: f64, body: &JsValue, path: &[&str]) -> Value {
     match kind as u8 {
         2 => Value::Bool(number != 0.0),
         3 => Value::Number(number),
-        _ => field(kind, of, key),
+        _ => field(kind, body, path),
     }
 }
 
-/// A field of `kind`: read again where it is a boolean, a number or a
-/// string.
-fn field(kind: f64, of: &JsValue, key: &str) -> Value {
+/// A field of `kind`, at `path` in `body`: read again only where it is a
+/// boolean, a number or a string (a message quotes it).
+fn field(kind: f64, body: &JsValue, path: &[&str]) -> Value {
     match kind as u8 {
-        kind @ 2..=4 => Value::of_kind(
-            kind,
-            &js_sys::Reflect::get(of, &key.into()).unwrap_or_default(),
-        ),
+        kind @ 2..=4 => {
+            let value = path.iter().fold(body.clone(), |object, key| {
+                js_sys::Reflect::get(&object, &(*key).into()).unwrap_or_default()
+            });
+            Value::of_kind(kind, &value)
+        }
         kind => Value::of_kind(kind, &JsValue::UNDEFINED),
     }
 }

@@ -2,9 +2,11 @@
 //! call into JS where the same through js-sys and web-sys would cross many
 //! times: telling what a JS value is (a type check per kind), arming a
 //! timer and a signal's listener and racing a promise against them (a bound
-//! function, a registration and a `Promise.race` per stop), reading a
-//! response's status and `Retry-After`, building a request's init (a setter
-//! per field) and reading a body under its limit (a read per chunk). What
+//! function, a registration and a `Promise.race` per stop), parsing a body
+//! with the envelope's fields the rules read (a read and a check per
+//! field), reading a response's status and `Retry-After`, building a
+//! request's init (a setter per field) and reading a body under its limit
+//! (a read per chunk). What
 //! is sent, how long an attempt lasts and what a body may be stay rules in
 //! Rust; this only builds, waits and reads.
 
@@ -56,7 +58,7 @@ extern "C" {
         aborted: &JsValue,
     ) -> StopPromise;
 
-    /// What [`stop`] makes: a promise with two methods.
+    /// What [`stop`] makes: a promise with three methods.
     #[wasm_bindgen(extends = Promise)]
     pub type StopPromise;
 

@@ -1,7 +1,8 @@
 //! The transport through the JS host's `fetch`, from the bottom up:
 //!
 //! - [`bridge`]: the steps made in JS, each one call (a stop, what a JS
-//!   value is, a response's status, a request's init, a capped body read).
+//!   value is, a body parsed with its envelope's fields, a response's
+//!   status, a request's init, a capped body read).
 //! - [`js_value`]: a JS value read as the rules' `Value`.
 //! - [`promise`]: a JS promise awaited, through one function made once.
 //! - [`wait`]: timers and the caller's `AbortSignal`.

@@ -55,7 +55,10 @@ thread_local! {
 
 /// Puts a promise's outcome in its slot and wakes the task waiting on it.
 /// JS calls it from a promise reaction, a microtask, so never while Rust
-/// holds the table.
+/// holds the table. (Nor does a waker that `poll` replaces or a drop lets
+/// go of, while the table is held, drop a task's future, which could hold
+/// another `Watched`: a task whose future waits on a slot is held by that
+/// slot's waker or, once settled, by the queue it was woken into.)
 fn settle(slot: u32, fulfilled: bool, value: JsValue) {
     let outcome = if fulfilled { Ok(value) } else { Err(value) };
     let waker = SLOTS.with(|slots| {
@@ -127,6 +130,10 @@ impl Future for Watched {
     type Output = Result<JsValue, JsValue>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context) -> Poll<Self::Output> {
+        if self.done {
+            // Polled again after it was ready: the slot may be another's.
+            return Poll::Pending;
+        }
         let slot = self.slot;
         let taken = SLOTS.with(|slots| {
             let Slots { slots, free, .. } = &mut *slots.borrow_mut();
