@@ -12,7 +12,6 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::de::{self, value::StrDeserializer, Deserializer, Visitor};
-use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
 
 use crate::wire::{self, Wire};
@@ -94,6 +93,10 @@ pub(crate) fn active_expected() -> String {
 
 /// The params of `count_users`: the only two the API takes.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[cfg_attr(
+    not(all(target_arch = "wasm32", not(target_os = "wasi"))),
+    derive(Serialize)
+)]
 #[serde(rename_all = "camelCase")]
 pub struct CountParams {
     /// Matched against usernames and phone values.
@@ -104,13 +107,17 @@ pub struct CountParams {
     pub active: Option<Active>,
 }
 
-/// As a map, not a struct: in JSON, and in JS through serde-wasm-bindgen's
-/// `Serializer::json_compatible()`, the two are the same object, but
+/// In a JS host, as a map, not a struct: through serde-wasm-bindgen's
+/// `Serializer::json_compatible()` the two are the same object, but
 /// serde-wasm-bindgen keeps a hash table of the JS strings of struct field
 /// names, which would cost the package's `.wasm` more than it saves.
-/// (`ListParams`, with its flattened `extra`, is a map already.)
+/// (`ListParams`, with its flattened `extra`, is a map already.) Every
+/// other build derives the struct form, which serde_json writes alike and
+/// which is the smaller there.
+#[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 impl Serialize for CountParams {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
         let len = usize::from(self.query.is_some()) + usize::from(self.active.is_some());
         let mut params = serializer.serialize_map(Some(len))?;
         if let Some(query) = &self.query {
