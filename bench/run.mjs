@@ -16,7 +16,7 @@ import { startupDelays, startupRows } from "./startup.mjs";
 // the median of those per-round ratios is reported.
 const ROUNDS = 15;
 const gz = (buf) => gzipSync(buf, { level: 9 }).length;
-const results = { date: new Date().toISOString().slice(0, 10), size: {}, node: {}, chromium: {} };
+const results = { date: new Date().toISOString().slice(0, 10), size: {}, node: { version: process.version }, chromium: {} };
 
 // --- size ---------------------------------------------------------------------
 function walk(dir) {
@@ -73,25 +73,41 @@ const floor = async () => {
   }
 };
 
+// The least any client that keeps a timeout per attempt and cancels its
+// request adds to raw: the request's own AbortController and a timer, set
+// and cleared, and nothing else.
+const timed = async () => {
+  const options = init(JSON.stringify({ active: "true" }));
+  options.signal = new AbortController().signal;
+  const timer = setTimeout(() => {}, 10000);
+  try {
+    return await fetch(`${url}/api/users/count`, options).then((r) => r.json());
+  } finally {
+    clearTimeout(timer);
+  }
+};
+
 const rounds = (contenders, measure) => interleaved(contenders, measure, ROUNDS);
 
 // --- Node: sequential calls ---------------------------------------------------------
-for (let i = 0; i < 500; i++) { await raw(); await ours(); await oneShot(); await withHooks(); await floor(); }
+for (let i = 0; i < 500; i++) { await raw(); await ours(); await oneShot(); await withHooks(); await floor(); await timed(); }
 if ((await floor()).result?.totalUsers === undefined) throw new Error("the floor did not read a count");
-const seq = await rounds({ raw, client: ours, oneShot, withHooks, floor }, (f) => perCallUs(f, 500));
+const seq = await rounds({ raw, client: ours, oneShot, withHooks, floor, timed }, (f) => perCallUs(f, 500));
 if (observed === 0) throw new Error("the hooks were not called");
 results.node.sequentialUs = seq;
 results.node.sequentialRatio = seq.ratio.client;
 results.node.oneShotRatio = seq.ratio.oneShot;
 results.node.withHooksRatio = seq.ratio.withHooks;
 results.node.floorRatio = seq.ratio.floor;
+results.node.timedRatio = seq.ratio.timed;
 
 // --- Node: 64 in flight ---------------------------------------------------------------
-const flight = await rounds({ raw, client: ours, withHooks, floor }, (f) => callsPerS(f, 3000));
+const flight = await rounds({ raw, client: ours, withHooks, floor, timed }, (f) => callsPerS(f, 3000));
 results.node.inFlight64CallsPerS = flight;
 results.node.inFlight64Ratio = flight.ratio.client;
 results.node.inFlight64WithHooksRatio = flight.ratio.withHooks;
 results.node.inFlight64FloorRatio = flight.ratio.floor;
+results.node.inFlight64TimedRatio = flight.ratio.timed;
 
 // --- Node: big lists -------------------------------------------------------------------
 for (const n of [10000, 100000]) {
@@ -157,7 +173,7 @@ try {
 const kb = (b) => `${(b / 1024).toFixed(1)} KB`;
 const f1 = (x) => x.toFixed(1);
 const f2 = (x) => x.toFixed(2);
-console.log(`\nuser-management-client benchmark, ${results.date} (medians of ${ROUNDS} interleaved rounds; ratios are medians of per-round ratios)\n`);
+console.log(`\nuser-management-client benchmark, ${results.date}, Node.js ${process.version} (medians of ${ROUNDS} interleaved rounds; ratios are medians of per-round ratios)\n`);
 console.log("size (gzip -9)");
 for (const s of sizes) console.log(`  ${s.file.padEnd(64)} ${String(s.raw).padStart(7)} B raw  ${String(s.gzip9).padStart(6)} B gz`);
 console.log(`  browser download, web target: ${kb(results.size.browserDownload.raw)} raw, ${kb(results.size.browserDownload.gzip9)} gzip -9 (target <= 42,000 B)`);
@@ -168,10 +184,12 @@ const rows = [
   ["Node: sequential countUsers (one-shot)", `${f1(n.sequentialUs.oneShot)} µs vs raw ${f1(n.sequentialUs.raw)} µs`, f2(n.oneShotRatio), ""],
   ["Node: sequential countUsers (three hooks)", `${f1(n.sequentialUs.withHooks)} µs vs raw ${f1(n.sequentialUs.raw)} µs`, f2(n.withHooksRatio), ""],
   ["Node: sequential, the platform's share", `${f1(n.sequentialUs.floor)} µs vs raw ${f1(n.sequentialUs.raw)} µs`, f2(n.floorRatio), ""],
+  ["Node: sequential, a timed, cancellable fetch", `${f1(n.sequentialUs.timed)} µs vs raw ${f1(n.sequentialUs.raw)} µs`, f2(n.timedRatio), ""],
   ["Chromium: sequential countUsers", `${f1(c.sequentialUs.client)} µs vs raw ${f1(c.sequentialUs.raw)} µs`, f2(c.sequentialRatio), ""],
   ["Node: 64 in flight, calls/s", `${f1(n.inFlight64CallsPerS.client)} vs raw ${f1(n.inFlight64CallsPerS.raw)}`, f2(n.inFlight64Ratio), ">= 0.90"],
   ["Node: 64 in flight, three hooks, calls/s", `${f1(n.inFlight64CallsPerS.withHooks)} vs raw ${f1(n.inFlight64CallsPerS.raw)}`, f2(n.inFlight64WithHooksRatio), ""],
   ["Node: 64 in flight, the platform's share", `${f1(n.inFlight64CallsPerS.floor)} vs raw ${f1(n.inFlight64CallsPerS.raw)}`, f2(n.inFlight64FloorRatio), ""],
+  ["Node: 64 in flight, a timed, cancellable fetch", `${f1(n.inFlight64CallsPerS.timed)} vs raw ${f1(n.inFlight64CallsPerS.raw)}`, f2(n.inFlight64TimedRatio), ""],
   ["Node: listUsers 10,000 users", `${f1(n.list10000Ms.client)} ms vs raw ${f1(n.list10000Ms.raw)} ms`, f2(n.list10000Ratio), ""],
   ["Node: listUsers 100,000 users", `${f1(n.list100000Ms.client)} ms vs raw ${f1(n.list100000Ms.raw)} ms`, f2(n.list100000Ratio), "<= 1.05"],
   ["Node: instantiate (compile + instantiate)", `${f2(n.instantiateMs)} ms`, "", ""],
@@ -180,6 +198,6 @@ const rows = [
   ["Node: JS heap growth over 20,000 calls", `${n.memoryAfter20000Calls.heapGrowth} B`, "", "~0"],
   ...startupRows(c.startup),
 ];
-console.log(`${"measure".padEnd(46)} ${"value".padEnd(34)} ${"ratio".padEnd(6)} target`);
-for (const [a, b, r, t] of rows) console.log(`${a.padEnd(46)} ${b.padEnd(34)} ${r.padEnd(6)} ${t}`);
+console.log(`${"measure".padEnd(50)} ${"value".padEnd(34)} ${"ratio".padEnd(6)} target`);
+for (const [a, b, r, t] of rows) console.log(`${a.padEnd(50)} ${b.padEnd(34)} ${r.padEnd(6)} ${t}`);
 console.log(JSON.stringify(results));
