@@ -15,6 +15,7 @@ use crate::rules::secrets::reach;
 use crate::rules::value::Value;
 use crate::transport::fetch::bridge::parse_envelope;
 use crate::transport::fetch::exchange::Answer;
+use crate::transport::fetch::js_value::{BOOLEAN, NUMBER, STRING};
 
 #[wasm_bindgen]
 extern "C" {
@@ -86,8 +87,8 @@ fn envelope_view(body: &JsValue, read: &[f64; VIEW]) -> EnvelopeView {
 /// read already as `number`; else as [`field`] reads it.
 fn number_or_field(kind: f64, number: f64, body: &JsValue, path: &[&str]) -> Value {
     match kind as u8 {
-        2 => Value::Bool(number != 0.0),
-        3 => Value::Number(number),
+        BOOLEAN => Value::Bool(number != 0.0),
+        NUMBER => Value::Number(number),
         _ => field(kind, body, path),
     }
 }
@@ -96,7 +97,7 @@ fn number_or_field(kind: f64, number: f64, body: &JsValue, path: &[&str]) -> Val
 /// boolean, a number or a string (a message quotes it).
 fn field(kind: f64, body: &JsValue, path: &[&str]) -> Value {
     match kind as u8 {
-        kind @ 2..=4 => {
+        kind @ BOOLEAN..=STRING => {
             let value = path.iter().fold(body.clone(), |object, key| {
                 js_sys::Reflect::get(&object, &(*key).into()).unwrap_or_default()
             });

@@ -6,6 +6,14 @@ use wasm_bindgen::prelude::*;
 use crate::rules::value::Value;
 use crate::transport::fetch::bridge::kind;
 
+/// [`kind`]'s number for a boolean: the first of the three kinds whose
+/// value the rules read (a message quotes it).
+pub const BOOLEAN: u8 = 2;
+/// [`kind`]'s number for a number.
+pub const NUMBER: u8 = 3;
+/// [`kind`]'s number for a string: the last of the three.
+pub const STRING: u8 = 4;
+
 impl Value {
     /// The picture of a JS value: what it is, in one call into JS, then
     /// its boolean, number or string (a string is copied).
@@ -20,9 +28,9 @@ impl Value {
         match kind {
             0 => Value::Undefined,
             1 => Value::Null,
-            2 => Value::Bool(value.is_truthy()),
-            3 => Value::Number(value.as_f64().unwrap_or(f64::NAN)),
-            4 => Value::Str(value.as_string().unwrap_or_default()),
+            BOOLEAN => Value::Bool(value.is_truthy()),
+            NUMBER => Value::Number(value.as_f64().unwrap_or(f64::NAN)),
+            STRING => Value::Str(value.as_string().unwrap_or_default()),
             5 => Value::Function,
             6 => Value::Other("symbol"),
             7 => Value::Other("bigint"),
