@@ -103,7 +103,10 @@ mod samples {
 }
 
 pub use api::client::UsersClient;
-pub use api::hooks::{AttemptInfo, Hook, Hooks, ResponseInfo, RetryInfo};
+pub use api::hooks::{
+    AttemptHeaders, AttemptInfo, Decided, Deferred, Hook, HookFuture, HookOutput, HookReturn,
+    Hooks, ResponseAction, ResponseInfo, RetryInfo,
+};
 pub use api::options::{CallOptions, ClientOptions};
 pub use error::{Cause, Error, ErrorKind};
 pub use host::provider::{HeaderList, HeaderProvider, ProvidedHeaders};

@@ -315,8 +315,8 @@ async fn hooks_and_a_header_provider_natively() {
         .await
         .unwrap_err();
     assert_eq!(error.http_status(), Some(503));
-    // The provider is asked once per call, not per attempt.
-    assert_eq!(*asked.lock().unwrap(), 1);
+    // The provider is asked before every attempt.
+    assert_eq!(*asked.lock().unwrap(), 3);
     assert_eq!(
         *events.lock().unwrap(),
         [
@@ -359,9 +359,11 @@ async fn a_lone_after_response_hook_sees_the_answer_and_its_duration() {
     let (http_status, attempt, duration, ref json) = seen[0];
     // What a JS hook gets: the status, and the duration in whole milliseconds.
     let whole_ms = duration.as_millis() as f64;
+    let headers: serde_json::Map<String, serde_json::Value> = info_headers(json);
+    assert_eq!(headers["content-type"], "application/json");
     assert_eq!(
         *json,
-        serde_json::json!({ "httpStatus": 200, "durationMs": whole_ms })
+        serde_json::json!({ "httpStatus": 200, "durationMs": whole_ms, "responseHeaders": headers })
     );
     assert_eq!((http_status, attempt), (200, 1));
     // The server held its answer 1,100 ms (over a second, so that whole
@@ -424,4 +426,12 @@ async fn a_header_provider_s_error_fails_the_call_with_it() {
         .unwrap_err();
     assert_eq!(error.kind(), ErrorKind::Validation);
     assert_eq!(error.message(), "no token yet");
+}
+
+/// The `responseHeaders` record of a serialized `ResponseInfo`.
+fn info_headers(json: &serde_json::Value) -> serde_json::Map<String, serde_json::Value> {
+    json["responseHeaders"]
+        .as_object()
+        .expect("responseHeaders is a record")
+        .clone()
 }

@@ -17,8 +17,8 @@ use user_management_client::binding::{
     header_provider, params_object, retry_cause, settled, Rejection,
 };
 use user_management_client::{
-    CallOptions, ClientOptions, CountParams, Error, HeaderList, HeaderProvider, Hooks, Operation,
-    ParamsIn, RetryInfo,
+    AttemptHeaders, CallOptions, ClientOptions, CountParams, Error, HeaderList, HeaderProvider,
+    HookReturn, Hooks, Operation, ParamsIn, ResponseAction, RetryInfo,
 };
 use wasm_bindgen::prelude::*;
 use web_sys::AbortSignal;
@@ -227,8 +227,8 @@ pub fn headers(value: &JsValue) -> Result<HeaderList, Rejection> {
     Ok(list)
 }
 
-/// The client's header function as a [`HeaderProvider`]: called once per
-/// call; what it returns (or its promise resolves with) is read like the
+/// The client's header function as a [`HeaderProvider`]: called before
+/// every attempt; what it returns (or its promise resolves with) is read like the
 /// `headers` option.
 fn provider(function: Function) -> HeaderProvider {
     header_provider(move || {
@@ -336,15 +336,23 @@ fn hooks(value: &JsValue) -> Result<Hooks, Rejection> {
             }
         };
         hooks = match key.as_str() {
-            "beforeRequest" => hooks.before_request(move |info| call_hook(&function, &to_js(info))),
+            "beforeRequest" => hooks.before_request(move |info| {
+                call_hook(
+                    &function,
+                    &to_js(info),
+                    attempt_headers,
+                    Ok(HeaderList::new()),
+                )
+            }),
             "afterResponse" => hooks.after_response(move |info| {
                 // `ResponseInfo extends AttemptInfo`: the attempt's fields,
                 // then the response's.
                 let attempt: Object = to_js(&info.request).unchecked_into();
                 let js = Object::assign(&attempt, &to_js(info).unchecked_into());
-                call_hook(&function, &js)
+                call_hook(&function, &js, response_action, ResponseAction::Keep)
             }),
-            _ => hooks.before_retry(move |info| call_hook(&function, &retry_info(info))),
+            _ => hooks
+                .before_retry(move |info| call_hook(&function, &retry_info(info), |_| Ok(()), ())),
         };
     }
     Ok(hooks)
@@ -370,24 +378,72 @@ fn retry_info(info: &RetryInfo) -> JsValue {
     js
 }
 
-/// Calls a JS hook. A hook observes: what it throws, or the rejection of a
-/// promise it returns, is reported (`reportError`, where the platform has
-/// it, else `console.error`) and changes nothing about the call.
-fn call_hook(hook: &Function, info: &JsValue) {
-    match hook.call1(&JsValue::UNDEFINED, info) {
+/// What `beforeRequest` returned: `{ headers }` (read as the `headers`
+/// option is) gives the attempt headers; anything else gives none.
+fn attempt_headers(returned: &JsValue) -> Result<AttemptHeaders, JsValue> {
+    if !returned.is_object() {
+        return Ok(Ok(HeaderList::new()));
+    }
+    let given = Reflect::get(returned, &"headers".into())?;
+    Ok(headers(&given).map_err(|rejection| rejection.error))
+}
+
+/// What `afterResponse` returned: `{ retry: true }` asks for the attempt
+/// again; anything else keeps the answer.
+fn response_action(returned: &JsValue) -> Result<ResponseAction, JsValue> {
+    if !returned.is_object() {
+        return Ok(ResponseAction::Keep);
+    }
+    let retry = Reflect::get(returned, &"retry".into())?;
+    Ok(if retry == JsValue::TRUE {
+        ResponseAction::Retry
+    } else {
+        ResponseAction::Keep
+    })
+}
+
+/// Calls a JS hook and reads what it returned (or what its promise
+/// resolved with) with `read`; the attempt waits for a promise. What it
+/// throws, the rejection of its promise, or what reading its answer
+/// throws is reported (`reportError`, where the platform has it, else
+/// `console.error`) and changes nothing: `unchanged` is the decision.
+fn call_hook<T: 'static>(
+    hook: &Function,
+    info: &JsValue,
+    read: fn(&JsValue) -> Result<T, JsValue>,
+    unchanged: T,
+) -> HookReturn<T> {
+    let returned = match hook.call1(&JsValue::UNDEFINED, info) {
+        Ok(returned) => returned,
         Err(thrown) => {
-            if let Some(report) = report() {
-                let _ = report.call1(&JsValue::UNDEFINED, &thrown);
+            reported(&thrown);
+            return HookReturn::Now(unchanged);
+        }
+    };
+    let then = (returned.is_object() || returned.is_function())
+        .then(|| Reflect::get(&returned, &"then".into()).ok())
+        .flatten();
+    if !then.is_some_and(|then| then.is_function()) {
+        return HookReturn::Now(read(&returned).unwrap_or_else(|thrown| {
+            reported(&thrown);
+            unchanged
+        }));
+    }
+    HookReturn::Later(Box::pin(async move {
+        match settled(&returned).await.and_then(|value| read(&value)) {
+            Ok(decided) => decided,
+            Err(thrown) => {
+                reported(&thrown);
+                unchanged
             }
         }
-        Ok(returned) if returned.is_object() || returned.is_function() => {
-            if let Ok(then) = Reflect::get(&returned, &"then".into()) {
-                if let (Some(then), Some(report)) = (then.dyn_ref::<Function>(), report()) {
-                    let _ = then.call2(&returned, &JsValue::UNDEFINED, &report);
-                }
-            }
-        }
-        Ok(_) => {}
+    }))
+}
+
+/// Reports what a hook threw or rejected with.
+fn reported(thrown: &JsValue) {
+    if let Some(report) = report() {
+        let _ = report.call1(&JsValue::UNDEFINED, thrown);
     }
 }
 

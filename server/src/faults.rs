@@ -27,6 +27,7 @@ use crate::body::Body as RequestBody;
 use crate::params::RawParams;
 
 mod echo_forms;
+mod hook_answers;
 /// How many `scenario/key` counts are kept; the oldest key is forgotten
 /// first, so the map stays bounded however many paths are asked for.
 pub const MAX_KEYS: usize = 1024;
@@ -107,7 +108,7 @@ pub fn router() -> Router {
                 raw(
                     200,
                     "application/json",
-                    &json!({ "scenarios": ([&SCENARIOS[..], &echo_forms::SCENARIOS[..]].concat()) })
+                    &json!({ "scenarios": ([&SCENARIOS[..], &echo_forms::SCENARIOS[..], &hook_answers::SCENARIOS[..]].concat()) })
                         .to_string(),
                 )
             }),
@@ -317,7 +318,7 @@ async fn answer(
                 )
             }
         }
-        _ => unknown(),
+        scenario => hook_answers::answer(scenario, attempt, &headers).unwrap_or_else(unknown),
     }
 }
 

@@ -1,10 +1,13 @@
 //! The Rust API: [`UsersClient`], configured by [`ClientOptions`], called
 //! with [`CallOptions`]. The JS exports are a thin layer over it.
 //!
-//! A call resolves its headers once (the header provider asked once), builds
-//! its request once, then runs attempts until one answers well, fails for
-//! good, or the retry rule says to give up, pausing between attempts as that
-//! rule says. Errors leave with the call's credentials cut out. The loop is
+//! A call runs attempts until one answers well, fails for good, or the
+//! retry rule says to give up, pausing between attempts as that rule says.
+//! Each attempt resolves its headers (the header provider asked each time,
+//! so a retry carries fresh ones), lets `beforeRequest` add to them, and
+//! builds its request; `afterResponse` may set an answer aside and ask for
+//! the attempt again. Errors leave with every attempt's credentials cut
+//! out. The loop is
 //! written once against the transport seam (`transport::Transport`); the
 //! target's transport is `transport::Target`.
 
@@ -12,15 +15,16 @@ use std::time::Duration;
 
 use serde::de::DeserializeOwned;
 
-use crate::api::hooks::{AttemptInfo, ResponseInfo, RetryInfo};
+use crate::api::hooks::{AttemptInfo, HookReturn, ResponseAction, ResponseInfo, RetryInfo};
 use crate::api::options::{CallOptions, ClientOptions};
 use crate::error::Error;
-use crate::host::Rejection;
+use crate::host::provider::HeaderList;
+use crate::host::{Rejection, Signal};
 use crate::model::{Count, CountParams, Envelope, ListParams, Operation};
 use crate::rules::headers::Resolved;
 use crate::rules::options::{check_base_url, check_headers, duration_ms, join, Bounds};
 use crate::rules::params::check_list_params;
-use crate::rules::retry;
+use crate::rules::{retry, secrets};
 use crate::transport::{Retry, Target, Transport};
 
 /// The target's transport's types (`transport::Target`): `fetch` in a JS
@@ -167,7 +171,8 @@ impl UsersClient {
     }
 
     /// The attempts of a call, until one answers well or the retry rule
-    /// gives up. `secrets` receives the credentials to cut out of errors.
+    /// gives up. `secrets` receives the credentials to cut out of errors:
+    /// every attempt's.
     async fn run(
         &self,
         operation: Operation,
@@ -176,22 +181,14 @@ impl UsersClient {
         secrets: &mut Vec<String>,
     ) -> Result<Body, Rejection> {
         let config = &*self.config;
-        Target::ready(options.abort_signal())?;
-        let headers = self.headers(options).await?;
-        let resolved = Target::resolved(&headers);
-        *secrets = resolved.secrets.clone();
-        let secrets: &[String] = secrets;
+        let hooks = &config.options.hooks;
+        let signal = options.abort_signal();
+        Target::ready(signal)?;
+        check_headers(&options.headers)?;
         let url = match operation {
             Operation::Count => &config.count_url,
             Operation::List => &config.list_url,
         };
-        let request = Target::build(
-            url,
-            params,
-            &headers,
-            config.options.params_in,
-            &config.transport,
-        )?;
         let bounds = Bounds {
             timeout_ms: options.timeout.map_or(config.timeout_ms, duration_ms),
             max_body_bytes: config.options.max_body_bytes,
@@ -200,52 +197,132 @@ impl UsersClient {
         let mut retries_done = 0;
         loop {
             let number = retries_done + 1;
-            let info = self.before_attempt(operation, &request, resolved, number);
+            let (request, info) = self
+                .prepare(operation, url, params, options, number, secrets)
+                .await?;
+            let secrets: &[String] = secrets;
             let sent_at = Target::now();
-            let arrived = |http_status: u16| self.arrived(info.as_ref(), http_status, sent_at);
-            let signal = options.abort_signal();
+            let asked = Asked::default();
+            let arrived = |http_status: u16, headers: &dyn Fn() -> HeaderList| {
+                self.arrived(
+                    info.as_ref(),
+                    http_status,
+                    headers,
+                    sent_at,
+                    secrets,
+                    &asked,
+                );
+            };
             let attempt = Target::attempt(&request, &config.transport, signal, bounds, &arrived);
             let outcome = attempt.await;
-            let failed = match Target::settle(outcome, &request, signal, operation, secrets) {
-                Ok(body) => return Ok(body),
-                Err(failed) => failed,
+            let settled = Target::settle(outcome, &request, signal, operation, secrets);
+            let action = match asked.take() {
+                None => ResponseAction::Keep,
+                Some(decided) => Self::decided(decided, signal).await?,
             };
-            let delay = match &failed.retry {
-                Retry::AsTheRuleSays(retry_after) => retry::next_delay(
-                    &failed.rejection.error,
-                    retries_done,
-                    config.options.retries,
-                    Target::random(),
-                    retry_after.as_deref(),
-                    Target::date_ms(),
-                ),
-                Retry::Never => None,
+            // What the retry rule judges, unless a hook asked for the
+            // attempt again: then any answer is set aside while retries
+            // are left.
+            let (judged, retry_after) = match (&settled, action) {
+                (Ok(_), ResponseAction::Keep) => return settled.map_err(|f| f.rejection),
+                (Ok(_), _) => (None, None),
+                (Err(failed), action) => match &failed.retry {
+                    Retry::Never => return settled.map_err(|f| f.rejection),
+                    Retry::AsTheRuleSays(retry_after) => {
+                        let judged =
+                            (action == ResponseAction::Keep).then_some(&failed.rejection.error);
+                        (judged, retry_after.as_deref())
+                    }
+                },
             };
+            let delay = retry::next_delay(
+                judged,
+                retries_done,
+                config.options.retries,
+                Target::random(),
+                retry_after,
+                Target::date_ms(),
+            );
             let Some(delay_ms) = delay else {
-                return Err(failed.rejection);
+                return settled.map_err(|f| f.rejection);
             };
             retries_done += 1;
-            if let Some(hook) = &config.options.hooks.before_retry {
+            if let (Some(hook), Err(failed)) = (&hooks.before_retry, settled) {
                 let shown = failed.rejection.redact(secrets);
                 // `as` saturates; the rule's delays are finite and >= 0.
                 let delay = Duration::from_nanos((delay_ms * 1e6) as u64);
-                hook(&RetryInfo::new(operation, number, shown, delay));
+                Self::decided(
+                    hook(&RetryInfo::new(operation, number, shown, delay)),
+                    signal,
+                )
+                .await?;
             }
-            Target::pause(delay_ms, options.abort_signal()).await?;
-            Target::ready(options.abort_signal())?;
+            Target::pause(delay_ms, signal).await?;
+            Target::ready(signal)?;
         }
     }
 
-    /// The call's headers: the client's, the provider's (asked once per
-    /// call; the call's signal ends the wait) and the call's, each checked.
+    /// What a hook decided, waited for as the call allows when it comes
+    /// later.
+    async fn decided<T>(decided: HookReturn<T>, signal: Option<&Signal>) -> Result<T, Rejection> {
+        match decided {
+            HookReturn::Now(decided) => Ok(decided),
+            HookReturn::Later(future) => Target::waited(future, signal).await,
+        }
+    }
+
+    /// Attempt `number`'s request: its headers (the client's, the
+    /// provider's, asked before every attempt, and the call's), then what
+    /// `beforeRequest` gives it over those, each checked; and what the hooks
+    /// see of it (built only if a hook is set). Its credentials join
+    /// `secrets`.
+    async fn prepare(
+        &self,
+        operation: Operation,
+        url: &str,
+        params: &Params,
+        options: &CallOptions,
+        number: u32,
+        secrets: &mut Vec<String>,
+    ) -> Result<(Request, Option<AttemptInfo>), Rejection> {
+        let config = &*self.config;
+        let params_in = config.options.params_in;
+        let signal = options.abort_signal();
+        let mut headers = self.headers(options).await?;
+        let mut request = Target::build(url, params, &headers, params_in, &config.transport)?;
+        let hooks = &config.options.hooks;
+        let mut info = hooks.any().then(|| AttemptInfo {
+            operation,
+            url: Target::url(&request).to_string(),
+            attempt: number,
+            headers: Target::resolved(&headers).shown(),
+        });
+        if let (Some(hook), Some(info)) = (&hooks.before_request, &mut info) {
+            let given = Self::decided(hook(info), signal).await??;
+            if !given.is_empty() {
+                check_headers(&given)?;
+                headers = Target::headers(Target::resolved(&headers).with(&given, params_in));
+                request = Target::build(url, params, &headers, params_in, &config.transport)?;
+                info.headers = Target::resolved(&headers).shown();
+            }
+        }
+        for secret in &Target::resolved(&headers).secrets {
+            if !secrets.contains(secret) {
+                secrets.push(secret.clone());
+            }
+        }
+        Ok((request, info))
+    }
+
+    /// The call's headers for one attempt: the client's, the provider's
+    /// (the call's signal ends the wait) and the call's, each checked.
     async fn headers(&self, options: &CallOptions) -> Result<Headers, Rejection> {
         let config = &*self.config;
-        check_headers(&options.headers)?;
         let provided = match (&config.options.header_provider, &config.prepared) {
             (None, Some(prepared)) if options.headers.is_empty() => return Ok(prepared.clone()),
             (None, _) => Vec::new(),
             (Some(provider), _) => {
-                let given = Target::provide(provider, options.abort_signal()).await?;
+                let given = Target::waited(provider.provide(), options.abort_signal()).await??;
                 check_headers(&given)?;
                 given
             }
@@ -259,36 +336,44 @@ impl UsersClient {
         Ok(Target::headers(resolved))
     }
 
-    /// What the hooks see of attempt `number` (built only if a hook is
-    /// set), after `beforeRequest` saw it.
-    fn before_attempt(
+    /// Tells `afterResponse` that the attempt's response headers arrived,
+    /// showing it those headers with credentials cut out, and keeps what
+    /// it decides in `asked`.
+    fn arrived(
         &self,
-        operation: Operation,
-        request: &Request,
-        resolved: &Resolved,
-        number: u32,
-    ) -> Option<AttemptInfo> {
-        let hooks = &self.config.options.hooks;
-        let info = hooks.any().then(|| AttemptInfo {
-            operation,
-            url: Target::url(request).to_string(),
-            attempt: number,
-            headers: resolved.shown(),
-        });
-        if let (Some(hook), Some(info)) = (&hooks.before_request, &info) {
-            hook(info);
-        }
-        info
-    }
-
-    /// Tells `afterResponse` that the attempt's response headers arrived.
-    fn arrived(&self, info: Option<&AttemptInfo>, http_status: u16, sent_at: Instant) {
+        info: Option<&AttemptInfo>,
+        http_status: u16,
+        headers: &dyn Fn() -> HeaderList,
+        sent_at: Instant,
+        secrets: &[String],
+        asked: &Asked,
+    ) {
         if let (Some(hook), Some(info)) = (&self.config.options.hooks.after_response, info) {
-            hook(&ResponseInfo {
+            let decided = hook(&ResponseInfo {
                 request: info.clone(),
                 http_status,
                 duration: Target::since(sent_at),
+                response_headers: secrets::shown_response(&headers(), secrets),
             });
+            asked.keep(decided);
         }
+    }
+}
+
+/// What `afterResponse` decided about an attempt, kept from the moment the
+/// response headers arrived until the attempt is settled (natively behind
+/// a lock, so that the call's future stays `Send`).
+#[derive(Default)]
+struct Asked(std::sync::Mutex<Option<HookReturn<ResponseAction>>>);
+
+impl Asked {
+    fn keep(&self, decided: HookReturn<ResponseAction>) {
+        if let Ok(mut kept) = self.0.lock() {
+            *kept = Some(decided);
+        }
+    }
+
+    fn take(&self) -> Option<HookReturn<ResponseAction>> {
+        self.0.lock().ok().and_then(|mut kept| kept.take())
     }
 }

@@ -50,7 +50,8 @@ pub struct ClientOptions {
     pub base_url: String,
     /// Sent with every call. Default: none.
     pub headers: HeaderList,
-    /// Called once per call; its headers go over [`ClientOptions::headers`].
+    /// Called before every attempt (so a retry carries fresh headers); its
+    /// headers go over [`ClientOptions::headers`].
     /// Default: none.
     pub header_provider: Option<HeaderProvider>,
     /// Where params go. Default: [`ParamsIn::Body`].
@@ -148,8 +149,9 @@ impl ClientOptions {
         self
     }
 
-    /// A function called once per call (not per attempt) for headers that
-    /// go over the client's: the place for token refresh. Its future
+    /// A function called before every attempt for headers that go over
+    /// the client's: the place for token refresh (a retry carries what it
+    /// returns then). Its future
     /// resolves with the headers, or with a `Result` of them (an `Err`
     /// fails the call). Natively the closure is `Send + Sync` and its
     /// future `Send`.

@@ -1,5 +1,5 @@
-//! Header lists and the header provider: a function called once per call
-//! for fresh headers (token refresh), natively `Send + Sync`.
+//! Header lists and the header provider: a function called before every
+//! attempt for fresh headers (token refresh), natively `Send + Sync`.
 
 use std::fmt;
 use std::future::Future;
@@ -30,7 +30,7 @@ type Provide = Rc<dyn Fn() -> ProvidedFuture>;
 #[cfg(not(target_arch = "wasm32"))]
 type Provide = Arc<dyn Fn() -> ProvidedFuture + Send + Sync>;
 
-/// A function called once per call for fresh headers (token refresh), as
+/// A function called before every attempt for fresh headers (token refresh), as
 /// [`ClientOptions::header_provider`](crate::ClientOptions::header_provider) boxes it. Cheap to clone.
 #[derive(Clone)]
 pub struct HeaderProvider(Provide);

@@ -25,12 +25,23 @@ impl Resolved {
         call: &[(String, String)],
         params_in: ParamsIn,
     ) -> Resolved {
+        let given = merge_headers(&merge_headers(client, provided), call);
+        Resolved::fixed(&given, params_in)
+    }
+
+    /// These headers with `attempt`'s over them (a hook's, for one
+    /// attempt), then `Accept` and the `Content-Type` of `params_in` again.
+    pub fn with(&self, attempt: &[(String, String)], params_in: ParamsIn) -> Resolved {
+        Resolved::fixed(&merge_headers(&self.list, attempt), params_in)
+    }
+
+    /// `given` with `Accept` and the `Content-Type` of `params_in` over it.
+    fn fixed(given: &[(String, String)], params_in: ParamsIn) -> Resolved {
         let mut fixed = vec![("Accept".to_string(), "application/json".to_string())];
         if let Some(content_type) = params_in.content_type() {
             fixed.push(("Content-Type".into(), content_type.into()));
         }
-        let given = merge_headers(&merge_headers(client, provided), call);
-        let list = merge_headers(&given, &fixed);
+        let list = merge_headers(given, &fixed);
         Resolved {
             secrets: secrets::secrets(list.iter().map(|(n, v)| (n.as_str(), v.as_str()))),
             list,
@@ -112,5 +123,35 @@ mod tests {
         assert_eq!(resolved.shown()[1], pair("x-tenant", "b"));
         let query = Resolved::new(&[], &[], &[], ParamsIn::Query);
         assert_eq!(query.list, vec![pair("Accept", "application/json")]);
+    }
+
+    #[test]
+    fn an_attempts_headers_go_over_the_calls_but_not_over_the_fixed_ones() {
+        let call = Resolved::new(
+            &[
+                pair("Authorization", "Bearer old-token"),
+                pair("X-Keep", "k"),
+            ],
+            &[],
+            &[],
+            ParamsIn::Body,
+        );
+        let attempt = call.with(
+            &[
+                pair("authorization", "Bearer new-token"),
+                pair("content-type", "text/plain"),
+            ],
+            ParamsIn::Body,
+        );
+        assert_eq!(
+            attempt.list,
+            vec![
+                pair("X-Keep", "k"),
+                pair("authorization", "Bearer new-token"),
+                pair("Accept", "application/json"),
+                pair("Content-Type", "application/json"),
+            ]
+        );
+        assert_eq!(attempt.secrets, ["Bearer new-token", "new-token"]);
     }
 }

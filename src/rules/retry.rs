@@ -73,19 +73,22 @@ pub fn delay_ms(retry: u32, random: f64, retry_after: Option<&str>, now_ms: f64)
 }
 
 /// The decision after a failed attempt: `Some(wait)` to try again after
-/// `wait` milliseconds, `None` to give up with `error`. `retries_done` is
+/// `wait` milliseconds, `None` to give up with `error`. `error` is `None`
+/// where a hook asked for the attempt again: whatever the answer, it is
+/// retried while retries are left. `retries_done` is
 /// how many retries came before; `retries` how many the options allow;
 /// `random` is in `[0, 1)`; `retry_after` is the answer's `Retry-After`;
 /// `now_ms` is the time since the Unix epoch.
 pub fn next_delay(
-    error: &Error,
+    error: Option<&Error>,
     retries_done: u32,
     retries: u32,
     random: f64,
     retry_after: Option<&str>,
     now_ms: f64,
 ) -> Option<f64> {
-    if retries_done >= retries || !is_retryable(error.kind(), error.http_status()) {
+    let retryable = error.is_none_or(|error| is_retryable(error.kind(), error.http_status()));
+    if retries_done >= retries || !retryable {
         return None;
     }
     Some(delay_ms(retries_done + 1, random, retry_after, now_ms))
@@ -164,16 +167,22 @@ mod tests {
     fn the_decision_after_a_failure() {
         let busy = Error::new(ErrorKind::Http, "busy").with_response(503, String::new(), false);
         // Two retries allowed: the first two failures wait, the third gives up.
-        assert_eq!(next_delay(&busy, 0, 2, 0.0, None, 0.0), Some(150.0));
-        assert_eq!(next_delay(&busy, 1, 2, 0.0, None, 0.0), Some(300.0));
-        assert_eq!(next_delay(&busy, 2, 2, 0.0, None, 0.0), None);
-        assert_eq!(next_delay(&busy, 0, 0, 0.0, None, 0.0), None);
+        assert_eq!(next_delay(Some(&busy), 0, 2, 0.0, None, 0.0), Some(150.0));
+        assert_eq!(next_delay(Some(&busy), 1, 2, 0.0, None, 0.0), Some(300.0));
+        assert_eq!(next_delay(Some(&busy), 2, 2, 0.0, None, 0.0), None);
+        assert_eq!(next_delay(Some(&busy), 0, 0, 0.0, None, 0.0), None);
         // Retry-After wins over the backoff.
-        assert_eq!(next_delay(&busy, 0, 2, 0.0, Some("2"), 0.0), Some(2_000.0));
+        assert_eq!(
+            next_delay(Some(&busy), 0, 2, 0.0, Some("2"), 0.0),
+            Some(2_000.0)
+        );
         // Never after what retrying cannot mend.
         let not_found =
             Error::new(ErrorKind::Http, "gone").with_response(404, String::new(), false);
-        assert_eq!(next_delay(&not_found, 0, 5, 0.0, Some("1"), 0.0), None);
+        assert_eq!(
+            next_delay(Some(&not_found), 0, 5, 0.0, Some("1"), 0.0),
+            None
+        );
         for kind in [
             ErrorKind::Validation,
             ErrorKind::Aborted,
@@ -181,16 +190,25 @@ mod tests {
             ErrorKind::Decode,
         ] {
             assert_eq!(
-                next_delay(&Error::new(kind, "x"), 0, 5, 0.0, None, 0.0),
+                next_delay(Some(&Error::new(kind, "x")), 0, 5, 0.0, None, 0.0),
                 None
             );
         }
         for kind in [ErrorKind::Network, ErrorKind::Timeout] {
             assert_eq!(
-                next_delay(&Error::new(kind, "x"), 0, 5, 0.5, None, 0.0),
+                next_delay(Some(&Error::new(kind, "x")), 0, 5, 0.5, None, 0.0),
                 Some(225.0)
             );
         }
+    }
+
+    #[test]
+    fn an_attempt_a_hook_asked_for_again_is_retried_while_retries_are_left() {
+        // Whatever the answer: no error, or one the rule would not retry.
+        assert_eq!(next_delay(None, 0, 2, 0.0, None, 0.0), Some(150.0));
+        assert_eq!(next_delay(None, 1, 2, 0.0, Some("1"), 0.0), Some(1_000.0));
+        assert_eq!(next_delay(None, 2, 2, 0.0, None, 0.0), None);
+        assert_eq!(next_delay(None, 0, 0, 0.0, None, 0.0), None);
     }
 }
 

@@ -70,6 +70,25 @@ pub fn shown(headers: &[(String, String)]) -> Vec<(String, String)> {
         .collect()
 }
 
+/// A response's headers as hooks see them: names in lower case, each
+/// credential header's value (`set-cookie` among them) replaced by
+/// [`REDACTED`], and any of the call's `secrets` cut out of the others (a
+/// server may echo a token in a header too).
+pub fn shown_response(headers: &[(String, String)], secrets: &[String]) -> Vec<(String, String)> {
+    headers
+        .iter()
+        .map(|(name, value)| {
+            let name = name.to_ascii_lowercase();
+            let value = if is_credential_header(&name) {
+                REDACTED.to_string()
+            } else {
+                redact(value, secrets).into_owned()
+            };
+            (name, value)
+        })
+        .collect()
+}
+
 /// `text` with every secret replaced by [`REDACTED`], in each form a
 /// server may echo it in: as sent, JSON-escaped (any mix of `\uXXXX`
 /// escapes, surrogate pairs, `\/` and the short escapes), percent-encoded
@@ -282,6 +301,28 @@ fn trim_spaces(text: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn response_headers_as_hooks_see_them() {
+        let secret =
+            "tok+en/with=chars-longer-than-sixty-four-characters-0123456789abcdef".to_string();
+        let pair = |n: &str, v: &str| (n.to_string(), v.to_string());
+        let headers = [
+            pair("X-RateLimit-Remaining", "41"),
+            pair("set-cookie", "session=abc; HttpOnly"),
+            pair("x-echo", &format!("Bearer {secret}")),
+            pair("www-authenticate", "Bearer realm=\"api\""),
+        ];
+        assert_eq!(
+            shown_response(&headers, std::slice::from_ref(&secret)),
+            [
+                pair("x-ratelimit-remaining", "41"),
+                pair("set-cookie", REDACTED),
+                pair("x-echo", "Bearer [REDACTED]"),
+                pair("www-authenticate", REDACTED),
+            ]
+        );
+    }
 
     #[test]
     fn credential_headers() {

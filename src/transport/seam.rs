@@ -10,20 +10,24 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use crate::error::Error;
-use crate::host::provider::{HeaderList, HeaderProvider};
+use crate::host::provider::HeaderList;
 use crate::host::{Rejection, Signal};
 use crate::model::{Envelope, Operation, ParamsIn};
 use crate::rules::headers::Resolved;
 use crate::rules::options::Bounds;
 
-/// What an attempt tells when its response headers arrived: natively
-/// `Sync`, so that a call's future is `Send`.
+/// What an attempt tells when its response headers arrived: the HTTP
+/// status, and how to read the response's headers (names in lower case),
+/// which is asked only where a hook needs them. Natively `Sync`, so that a
+/// call's future is `Send`.
 #[cfg(target_arch = "wasm32")]
-pub(crate) type Arrived<'a> = &'a dyn Fn(u16);
-/// What an attempt tells when its response headers arrived: natively
-/// `Sync`, so that a call's future is `Send`.
+pub(crate) type Arrived<'a> = &'a dyn Fn(u16, &dyn Fn() -> HeaderList);
+/// What an attempt tells when its response headers arrived: the HTTP
+/// status, and how to read the response's headers (names in lower case),
+/// which is asked only where a hook needs them. Natively `Sync`, so that a
+/// call's future is `Send`.
 #[cfg(not(target_arch = "wasm32"))]
-pub(crate) type Arrived<'a> = &'a (dyn Fn(u16) + Sync);
+pub(crate) type Arrived<'a> = &'a (dyn Fn(u16, &dyn Fn() -> HeaderList) + Sync);
 
 /// A failed attempt: the error, and whether to ask the retry rule.
 pub(crate) struct Failed {
@@ -59,7 +63,7 @@ impl From<Error> for Failed {
     }
 }
 
-/// What the call loop needs of a target: the request built once per call,
+/// What the call loop needs of a target: the request built for an attempt,
 /// one attempt with its timeout, a pause, the time on a monotonic clock
 /// (and the date, for a `Retry-After` date) and a random number,
 /// and the checks a target makes before and while a call waits (a JS
@@ -105,19 +109,16 @@ pub(crate) trait Transport {
     fn url(request: &Self::Request) -> &str;
     /// Whether the call may start (a JS host: its signal has not aborted).
     fn ready(signal: Option<&Signal>) -> Result<(), Rejection>;
-    /// The header provider's headers, waited for as the call allows (a JS
-    /// host: until its signal aborts).
-    async fn provide(
-        provider: &HeaderProvider,
-        signal: Option<&Signal>,
-    ) -> Result<HeaderList, Rejection>;
+    /// What `work` (a header provider's or a hook's future) comes to,
+    /// waited for as the call allows (a JS host: until its signal aborts,
+    /// then `work` is dropped).
+    async fn waited<F: Future>(work: F, signal: Option<&Signal>) -> Result<F::Output, Rejection>;
     /// What an attempt came to, before [`Transport::settle`] judges it.
     type Outcome;
 
     /// One attempt: the timeout of `bounds` (0: none) covers the response
     /// and its body, and no more of a body than its limit is read;
-    /// `arrived` is told the HTTP status when the response headers are
-    /// there. (The future is the transport's own, not wrapped: the loop
+    /// `arrived` is told when the response headers are there. (The future is the transport's own, not wrapped: the loop
     /// awaits it, then settles what it came to.)
     fn attempt<'a>(
         request: &'a Self::Request,

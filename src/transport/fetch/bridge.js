@@ -51,6 +51,18 @@ export function status(response) {
 
 export const retryAfter = (response) => response.headers?.get?.("retry-after");
 
+// responseHeaders(response): its headers as "name\nvalue\nname\nvalue...",
+// names in lower case, in the order its headers list them ("" where it has
+// none it can list: a caller's fetch may answer with a Response-like
+// object). A platform's Headers holds no line feed in a name or a value.
+export function responseHeaders(response) {
+  const lines = [];
+  try {
+    for (const [name, value] of response.headers) lines.push(String(name).toLowerCase(), String(value));
+  } catch {}
+  return lines.join("\n");
+}
+
 // stop(ms, signal, timedOut, aborted): a promise that rejects with
 // `timedOut` after `ms` (no timer when undefined) or with `aborted` when
 // `signal` aborts (at once if it has), whichever comes first: a race a stop

@@ -44,6 +44,11 @@ extern "C" {
     #[wasm_bindgen(catch)]
     pub fn status(response: &JsValue) -> Result<f64, JsValue>;
 
+    /// A response's headers as `name\nvalue\n...`, names in lower case
+    /// (empty where it has none it can list).
+    #[wasm_bindgen(js_name = responseHeaders)]
+    pub fn response_headers(response: &Response) -> String;
+
     /// A response's `Retry-After`, if it has one it can tell.
     #[wasm_bindgen(js_name = retryAfter, catch)]
     pub fn retry_after(response: &Response) -> Result<JsValue, JsValue>;

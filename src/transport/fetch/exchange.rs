@@ -22,9 +22,12 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{AbortController, AbortSignal};
 
 use crate::error::Error;
+use crate::host::provider::HeaderList;
 use crate::rules::options::Bounds;
 use crate::rules::retry::is_retryable_status;
-use crate::transport::fetch::bridge::{controlled, read_capped, retry_after, status};
+use crate::transport::fetch::bridge::{
+    controlled, read_capped, response_headers, retry_after, status,
+};
 use crate::transport::fetch::request::Request;
 use crate::transport::fetch::wait::{is_aborted, Stop, Stopped};
 
@@ -81,13 +84,14 @@ impl Drop for Cancel {
 /// Runs one attempt with `fetch` (the global one for `None`): the timeout
 /// of `bounds` (0: none) covers the response and its body, of which no more
 /// than the limit is read; `signal` is the caller's; `arrived` is told the
-/// HTTP status as soon as the response headers are there.
+/// HTTP status as soon as the response headers are there, with a way to
+/// read them.
 pub async fn attempt(
     request: &Request,
     fetch: Option<&Function>,
     bounds: Bounds,
     signal: Option<&AbortSignal>,
-    arrived: &dyn Fn(u16),
+    arrived: &dyn Fn(u16, &dyn Fn() -> HeaderList),
 ) -> Result<Answer, Failure> {
     if is_aborted(signal) {
         return Err(Failure::Aborted);
@@ -129,7 +133,7 @@ pub async fn attempt(
         _ => return Err(Failure::NotAResponse(raw)),
     };
     let raw: web_sys::Response = raw.unchecked_into();
-    arrived(http_status);
+    arrived(http_status, &|| headers_of(&raw));
     // An answer from a caller's `fetch` may have no usable headers.
     let retry_after = if is_retryable_status(http_status) {
         retry_after(&raw).ok().and_then(|value| value.as_string())
@@ -160,4 +164,18 @@ fn global_fetch() -> Result<Function, Failure> {
         .ok()
         .and_then(|global| global.dyn_into().ok())
         .ok_or(Failure::NoFetch)
+}
+
+/// A response's headers, names in lower case, as the platform lists them
+/// (one call into JS: `name\nvalue\n...`). A response without headers it
+/// can list (a caller's `fetch` may answer with a `Response`-like object)
+/// has none.
+fn headers_of(response: &web_sys::Response) -> HeaderList {
+    let text = response_headers(response);
+    let mut lines = text.split('\n');
+    let mut list = HeaderList::new();
+    while let (Some(name), Some(value)) = (lines.next(), lines.next()) {
+        list.push((name.to_string(), value.to_string()));
+    }
+    list
 }

@@ -32,7 +32,6 @@ use wasm_bindgen::JsValue;
 use web_sys::AbortSignal;
 
 use crate::error::{Error, ErrorKind};
-use crate::host::provider::{HeaderList, HeaderProvider};
 use crate::host::{failure_detail, Rejection, Signal};
 use crate::model::{Credentials, Envelope, Operation, ParamsIn};
 use crate::rules::headers::Resolved;
@@ -113,14 +112,11 @@ impl Transport for Fetch {
         Ok(())
     }
 
-    async fn provide(
-        provider: &HeaderProvider,
-        signal: Option<&Signal>,
-    ) -> Result<HeaderList, Rejection> {
+    async fn waited<F: Future>(work: F, signal: Option<&Signal>) -> Result<F::Output, Rejection> {
         Stop::new(None, signal)
-            .until(provider.provide())
+            .until(work)
             .await
-            .map_err(|_| aborted(signal))?
+            .map_err(|_| aborted(signal))
     }
 
     type Outcome = Result<Answer, Failure>;

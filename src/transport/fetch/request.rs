@@ -1,4 +1,4 @@
-//! What every attempt of a call sends, built once per call: the URL, the
+//! What an attempt of a call sends, built for each attempt: the URL, the
 //! headers and the body, encoded by the platform's `JSON`, `URL` and
 //! `URLSearchParams` (never by hand), as a `RequestInit` that each attempt
 //! completes with its own `AbortSignal`.

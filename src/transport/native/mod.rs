@@ -197,7 +197,15 @@ async fn exchange(
         .await
         .map_err(|error| network(url, "the request", error))?;
     let http_status = response.status().as_u16();
-    arrived(http_status);
+    arrived(http_status, &|| {
+        let headers = response.headers().iter();
+        headers
+            .map(|(name, value)| {
+                let value = String::from_utf8_lossy(value.as_bytes()).into_owned();
+                (name.as_str().to_string(), value)
+            })
+            .collect()
+    });
     let retry_after = if is_retryable_status(http_status) {
         let values: Vec<String> = response
             .headers()

@@ -11,7 +11,6 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use crate::error::Error;
-use crate::host::provider::{HeaderList, HeaderProvider};
 use crate::host::{Rejection, Signal};
 use crate::model::{Envelope, Operation, ParamsIn};
 use crate::rules::headers::Resolved;
@@ -36,7 +35,7 @@ pub(crate) trait Http {
     /// Sends `request` as a `POST` through `client` and reads the whole
     /// answer: the timeout of `bounds` (0: none) covers the response and
     /// its body, and no more of a body than its limit is read; `arrived`
-    /// is told the HTTP status as soon as the response headers are there.
+    /// is told as soon as the response headers are there.
     fn attempt<'a>(
         request: &'a Request,
         client: &'a Self::Client,
@@ -101,11 +100,8 @@ impl<H: Http> Transport for H {
         Ok(H::ready()?)
     }
 
-    async fn provide(
-        provider: &HeaderProvider,
-        _signal: Option<&Signal>,
-    ) -> Result<HeaderList, Rejection> {
-        provider.provide().await
+    async fn waited<F: Future>(work: F, _signal: Option<&Signal>) -> Result<F::Output, Rejection> {
+        Ok(work.await)
     }
 
     type Outcome = Result<Answer, Failed>;

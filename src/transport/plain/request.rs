@@ -1,5 +1,5 @@
 //! What each attempt sends through WASI or natively: the call's headers, its URL and
-//! its body, built once per call from the params as serde_json writes them
+//! its body, built for each attempt from the params as serde_json writes them
 //! (the JSON, query and form encodings of the fetch transport's request).
 
 use serde::Serialize;

@@ -42,6 +42,7 @@ use wstd::runtime::AsyncPollable;
 use wstd::time::{Duration, Timer};
 
 use crate::error::{Cause, Error, ErrorKind};
+use crate::host::provider::HeaderList;
 use crate::rules::options::Bounds;
 use crate::rules::retry::is_retryable_status;
 use crate::transport::plain::answer::{Answer, Collected};
@@ -104,13 +105,13 @@ const READ_CHUNK: u64 = 64 * 1024;
 /// Sends `request` as a `POST` and reads the whole answer: the timeout of
 /// `bounds` (0: none) covers the response and its body, of which no more
 /// than the limit is read; `arrived` is told the HTTP status as soon as the
-/// response headers are there. A failure is a `network` error, no answer
+/// response headers are there, with a way to read them. A failure is a `network` error, no answer
 /// in time a `timeout` error (the exchange is then dropped, and with it the
 /// request).
 pub async fn attempt(
     request: &Request,
     bounds: Bounds,
-    arrived: &dyn Fn(u16),
+    arrived: &dyn Fn(u16, &dyn Fn() -> HeaderList),
 ) -> Result<Answer, Error> {
     let exchange = exchange(request, bounds, arrived);
     if bounds.timeout_ms == 0 {
@@ -133,7 +134,7 @@ pub async fn attempt(
 async fn exchange(
     request: &Request,
     bounds: Bounds,
-    arrived: &dyn Fn(u16),
+    arrived: &dyn Fn(u16, &dyn Fn() -> HeaderList),
 ) -> Result<Answer, Error> {
     let Request { url, headers, body } = request;
     let outgoing_request = outgoing(url, headers)?;
@@ -164,7 +165,7 @@ async fn exchange(
     };
     sent?;
     let http_status = response.status();
-    arrived(http_status);
+    arrived(http_status, &|| headers_of(&response));
     let retry_after = is_retryable_status(http_status)
         .then(|| header(&response, "retry-after"))
         .flatten();
@@ -276,6 +277,20 @@ fn outgoing(url: &str, headers: &[(String, String)]) -> Result<OutgoingRequest, 
         .and(request.set_path_with_query(Some(&path)))
         .map_err(|()| Error::validation("baseUrl", "the WASI host refused the request URL"))?;
     Ok(request)
+}
+
+/// A response's headers, names in lower case, each value as its bytes read
+/// as UTF-8 (a byte that is not replaced).
+fn headers_of(response: &IncomingResponse) -> HeaderList {
+    response
+        .headers()
+        .entries()
+        .into_iter()
+        .map(|(name, value)| {
+            let value = String::from_utf8_lossy(&value).into_owned();
+            (name.to_ascii_lowercase(), value)
+        })
+        .collect()
 }
 
 /// A response header's values, joined as `fetch`'s `Headers.get` joins them.

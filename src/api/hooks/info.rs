@@ -1,0 +1,138 @@
+//! What hooks see: an attempt, a response, a retry. Each serializes
+//! (serde) to the object a JS hook gets.
+
+use std::time::Duration;
+
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
+#[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
+use wasm_bindgen::JsValue;
+
+use crate::error::Error;
+use crate::host::Rejection;
+use crate::model::Operation;
+
+/// What a hook sees of an attempt about to be sent. Serializes to
+/// `{ operation, url, attempt, headers }`, headers as a record (`{ name:
+/// value }`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct AttemptInfo {
+    /// Count or list.
+    pub operation: Operation,
+    /// The full request URL (in `query` mode, with its query string).
+    pub url: String,
+    /// 1 for the first attempt.
+    pub attempt: u32,
+    /// The headers as sent, credential values replaced by `"[REDACTED]"`.
+    pub headers: Vec<(String, String)>,
+}
+
+/// The hook infos serialize as maps, not structs: in JSON, and in JS
+/// through serde-wasm-bindgen's `Serializer::json_compatible()`, the two
+/// are the same object, but serde-wasm-bindgen keeps a hash table of the
+/// JS strings of struct field names, which would cost the package's
+/// `.wasm` more than it saves.
+impl Serialize for AttemptInfo {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut info = serializer.serialize_map(Some(4))?;
+        info.serialize_entry("operation", &self.operation)?;
+        info.serialize_entry("url", &self.url)?;
+        info.serialize_entry("attempt", &self.attempt)?;
+        info.serialize_key("headers")?;
+        info.serialize_value(&Record(&self.headers))?;
+        info.end()
+    }
+}
+
+/// Header pairs as a record (`{ name: value }`), as JS hooks get them.
+struct Record<'a>(&'a [(String, String)]);
+
+impl Serialize for Record<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|(name, value)| (name, value)))
+    }
+}
+
+/// What a hook sees when an attempt's response headers arrived.
+/// Serializes to `{ httpStatus, durationMs, responseHeaders }`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResponseInfo {
+    /// The attempt (serialized on its own).
+    pub request: AttemptInfo,
+    /// The HTTP status.
+    pub http_status: u16,
+    /// From sending to the response headers, on a monotonic clock (JS:
+    /// `durationMs`, whole milliseconds).
+    pub duration: Duration,
+    /// The response's headers, names in lower case, credential values
+    /// (`set-cookie` among them) and any of the call's credentials
+    /// replaced by `"[REDACTED]"` (JS: `responseHeaders`, a record).
+    pub response_headers: Vec<(String, String)>,
+}
+
+impl Serialize for ResponseInfo {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut info = serializer.serialize_map(Some(3))?;
+        info.serialize_entry("httpStatus", &self.http_status)?;
+        // Cut, not rounded: never longer than the span it measures.
+        info.serialize_entry("durationMs", &ms(self.duration).floor())?;
+        info.serialize_key("responseHeaders")?;
+        info.serialize_value(&Record(&self.response_headers))?;
+        info.end()
+    }
+}
+
+/// What a hook sees when a failed attempt will be retried. Serializes to
+/// `{ operation, attempt, delayMs }`.
+#[derive(Clone, Debug)]
+pub struct RetryInfo {
+    /// Count or list.
+    pub operation: Operation,
+    /// The attempt that failed (1 for the first).
+    pub attempt: u32,
+    /// Why it failed (credentials already cut out).
+    pub error: Error,
+    /// How long the client now waits before the next attempt (JS:
+    /// `delayMs`).
+    pub delay: Duration,
+    /// The JS value behind `error`, where there was one (credentials cut
+    /// out): the JS layer's `UsersApiError` shows it as `cause`.
+    #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
+    pub(crate) cause: Option<JsValue>,
+}
+
+impl Serialize for RetryInfo {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut info = serializer.serialize_map(Some(3))?;
+        info.serialize_entry("operation", &self.operation)?;
+        info.serialize_entry("attempt", &self.attempt)?;
+        info.serialize_entry("delayMs", &ms(self.delay))?;
+        info.end()
+    }
+}
+
+/// A duration in milliseconds, to the nanosecond (whole milliseconds come
+/// out whole).
+fn ms(duration: Duration) -> f64 {
+    duration.as_secs() as f64 * 1e3 + f64::from(duration.subsec_nanos()) / 1e6
+}
+
+impl RetryInfo {
+    /// What a hook sees of attempt `attempt`, which failed with `shown`
+    /// (credentials already cut out) and is retried after `delay`.
+    pub(crate) fn new(
+        operation: Operation,
+        attempt: u32,
+        shown: Rejection,
+        delay: Duration,
+    ) -> RetryInfo {
+        RetryInfo {
+            operation,
+            attempt,
+            error: shown.error,
+            delay,
+            #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
+            cause: shown.cause,
+        }
+    }
+}
