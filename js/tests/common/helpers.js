@@ -22,6 +22,15 @@ export function fakeFetch(script) {
       init.signal.addEventListener("abort", onAbort);
       if (step.hang) return;
       if (step.reject) return reject(new TypeError(step.message ?? "fetch failed: connection refused"));
+      if (step.authorize && headers.authorization !== step.authorize) {
+        return resolve(new Response('{"status":401,"result":{"error":"token expired"}}', { status: 401 }));
+      }
+      if (step.like) {
+        // A Response-like answer, whose headers a platform's Response
+        // would filter (set-cookie): what a caller's fetch may resolve with.
+        return resolve({ status: step.status ?? 200, headers: new Map(Object.entries(step.headers)),
+          text: () => Promise.resolve(step.body ?? "") });
+      }
       if (step.stall) {
         // Headers arrive, then the body stops half-way and never ends.
         const stream = new ReadableStream({
@@ -133,7 +142,15 @@ export function settlesBefore(promise, ms) {
 
 /** A header provider that counts its calls. */
 export function countingProvider(headers) {
-  const provider = () => { provider.count += 1; return Promise.resolve(headers); };
+  // "{n}" in a value of a plain JSON object becomes the call's number (1
+  // for the first); any other headers value is returned as it is.
+  let numbered = false;
+  try { numbered = /\{n\}/.test(JSON.stringify(headers) ?? ""); } catch {}
+  const provider = () => {
+    provider.count += 1;
+    if (!numbered) return Promise.resolve(headers);
+    return Promise.resolve(JSON.parse(JSON.stringify(headers).replaceAll("{n}", provider.count)));
+  };
   provider.count = 0;
   return provider;
 }
@@ -465,4 +482,38 @@ export function withoutGlobalFetch(start) {
   const restore = () => { globalThis.fetch = saved; };
   promise.then(restore, restore);
   return { promise, attempts };
+}
+
+/**
+ * Options for a client that refreshes its token after a 401: its headers
+ * function sends `Bearer ${token}` (first "old"), and its afterResponse
+ * hook, on a 401, sets the token to "new" (after a timer: an async hook)
+ * and asks for the attempt again. `seen` records each afterResponse's
+ * status and Authorization as the hook saw it.
+ */
+export function refreshingOptions() {
+  let token = "old";
+  const seen = [];
+  const options = {
+    headers: () => ({ Authorization: `Bearer ${token}` }),
+    hooks: {
+      afterResponse: async (info) => {
+        seen.push([info.httpStatus, info.headers.Authorization]);
+        if (info.httpStatus !== 401) return;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        token = "new";
+        return { retry: true };
+      },
+    },
+  };
+  return { options, seen };
+}
+/** Hooks whose beforeRequest gives each attempt `x-request-id: r-<attempt>`. */
+export function requestIdHooks() {
+  return { beforeRequest: (info) => ({ headers: { "x-request-id": `r-${info.attempt}` } }) };
+}
+/** `{ hooks, calls }`: hooks whose beforeRequest returns a promise that never settles, and how often it was called. */
+export function hangingHooks() {
+  const hanging = { calls: 0, hooks: { beforeRequest: () => { hanging.calls += 1; return new Promise(() => {}); } } };
+  return hanging;
 }

@@ -16,6 +16,7 @@ use wasm_bindgen_futures::JsFuture;
 pub use user_management_client_js::{count_users, list_users, JsUsersClient as UsersClient};
 
 mod faults;
+mod hook_changes;
 mod hooks;
 mod hostile;
 mod never_settles;

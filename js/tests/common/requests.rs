@@ -171,12 +171,12 @@ async fn headers_merge_call_over_client_and_accept_is_ours() {
 }
 
 #[wasm_bindgen_test]
-async fn a_header_provider_is_called_once_per_call() {
+async fn a_header_provider_is_called_before_every_attempt() {
     let fake = scripted(&format!(
         r#"[{{"status":503,"headers":{{"retry-after":"0"}}}},{{"body":{:?}}}]"#,
         count_body(1)
     ));
-    let provider = counting_provider(&js(r#"{"Authorization":"Bearer fresh"}"#));
+    let provider = counting_provider(&js(r#"{"Authorization":"Bearer fresh-{n}"}"#));
     let client = UsersClient::new(with_fake(
         &fake,
         &[("baseUrl", &FAKE.into()), ("headers", &provider)],
@@ -184,17 +184,14 @@ async fn a_header_provider_is_called_once_per_call() {
     .unwrap();
     resolves(client.count_users(JsValue::UNDEFINED, JsValue::UNDEFINED)).await;
     assert_eq!(call_count(&fake), 2, "one retry");
-    assert_eq!(
-        provider_count(&provider),
-        1,
-        "provider called once per call"
-    );
-    assert_eq!(
-        header(&call(&fake, 1), "authorization").as_deref(),
-        Some("Bearer fresh")
-    );
+    assert_eq!(provider_count(&provider), 2, "provider called per attempt");
+    // Each attempt carries what the provider returned for it.
+    for (i, token) in ["Bearer fresh-1", "Bearer fresh-2"].into_iter().enumerate() {
+        let sent = header(&call(&fake, i as u32), "authorization");
+        assert_eq!(sent.as_deref(), Some(token));
+    }
     resolves(client.count_users(JsValue::UNDEFINED, JsValue::UNDEFINED)).await;
-    assert_eq!(provider_count(&provider), 2);
+    assert_eq!(provider_count(&provider), 3);
 }
 
 #[wasm_bindgen_test]

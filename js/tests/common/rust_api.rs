@@ -628,7 +628,7 @@ fn counting(
 }
 
 #[wasm_bindgen_test]
-async fn a_header_provider_is_called_once_per_call_even_with_retries() {
+async fn a_header_provider_is_called_before_every_attempt() {
     let fake = scripted(&format!(
         r#"[{BUSY},{BUSY},{{"body":{:?}}}]"#,
         count_body(5)
@@ -643,7 +643,7 @@ async fn a_header_provider_is_called_once_per_call_even_with_retries() {
     let got = ok(client.count_users(&CountParams::default(), &none()).await);
     assert_eq!(got.result.total_users, 5);
     assert_eq!(call_count(&fake), 3);
-    assert_eq!(calls.get(), 1, "once per call, not per attempt");
+    assert_eq!(calls.get(), 3, "before every attempt");
     for i in 0..3 {
         let sent = call(&fake, i);
         assert_eq!(
@@ -656,7 +656,7 @@ async fn a_header_provider_is_called_once_per_call_even_with_retries() {
     ok(client
         .list_users::<IgnoredAny>(&ListParams::default(), &none())
         .await);
-    assert_eq!(calls.get(), 2);
+    assert_eq!(calls.get(), 4);
 }
 
 #[wasm_bindgen_test]
