@@ -15,8 +15,9 @@ export type ListEnvelope  = Envelope<unknown>;
 
 export type ParamsIn = "body" | "query" | "form";
 // Not named HeadersInit: that name is the DOM's, with another meaning.
-export type HeadersOption = Record<string, string>
-  | (() => Record<string, string> | Promise<Record<string, string>>);
+export type HeadersLike = Record<string, string>;
+// A function is called before every attempt (a retry carries a fresh token).
+export type HeadersOption = HeadersLike | (() => HeadersLike | Promise<HeadersLike>);
 
 export interface AttemptInfo {
   operation: "count" | "list";
@@ -24,24 +25,30 @@ export interface AttemptInfo {
   attempt: number;                  // 1 for the first attempt
   headers: Record<string, string>;  // as sent, credential values replaced by "[REDACTED]"
 }
-export interface ResponseInfo extends AttemptInfo { httpStatus: number; durationMs: number }
+export interface ResponseInfo extends AttemptInfo {
+  httpStatus: number; durationMs: number;
+  responseHeaders: Record<string, string>;  // lower-case names; credentials and set-cookie as "[REDACTED]"
+}
 export interface RetryInfo { operation: "count" | "list"; attempt: number; error: UsersApiError; delayMs: number }
+type Maybe<T> = T | void | Promise<T | void>;
 export interface Hooks {
-  beforeRequest?(info: AttemptInfo): void;   // before each attempt's fetch
-  afterResponse?(info: ResponseInfo): void;  // when an attempt's response headers arrived
-  beforeRetry?(info: RetryInfo): void;       // when a failed attempt will be retried after delayMs
+  beforeRequest?(info: AttemptInfo): Maybe<{ headers?: HeadersLike }>;  // before each attempt's fetch;
+                                                                          // headers merged over that attempt's
+  afterResponse?(info: ResponseInfo): Maybe<{ retry?: boolean }>;      // when an attempt's response headers arrived;
+                                                                          // retry: make the attempt again (counted in retries)
+  beforeRetry?(info: RetryInfo): Maybe<void>;                          // when a failed attempt will be retried after delayMs
 }
 
 export interface ClientOptions {
   baseUrl: string;          // http(s) URL, may carry a path prefix; a trailing slash is optional
-  headers?: HeadersOption;  // sent with every call; a function is called once per call (token refresh)
+  headers?: HeadersOption;  // sent with every call; a function is called before every attempt (token refresh)
   paramsIn?: ParamsIn;      // default "body": JSON object body
   timeoutMs?: number;       // per attempt; default 10000; 0 means none
   retries?: number;         // default 2; see Retries
   maxBodyBytes?: number;    // the most of an answer's body read; default 67108864 (64 MiB); 0 means no limit
   credentials?: "omit" | "same-origin" | "include"; // default "same-origin"
   fetch?: typeof fetch;     // default globalThis.fetch, called unbound
-  hooks?: Hooks;            // observers; see Hooks
+  hooks?: Hooks;            // see Hooks
 }
 export interface CallOptions {
   signal?: AbortSignal;

@@ -3,10 +3,10 @@
 //!
 //! A call runs attempts until one answers well, fails for good, or the
 //! retry rule says to give up, pausing between attempts as that rule says.
-//! Each attempt resolves its headers (the header provider asked each time,
-//! so a retry carries fresh ones), lets `beforeRequest` add to them, and
-//! builds its request; `afterResponse` may set an answer aside and ask for
-//! the attempt again. Errors leave with every attempt's credentials cut
+//! The request (its URL and body) is built once per call; each attempt
+//! resolves its headers (the header provider asked each time, so a retry
+//! carries fresh ones) and lets `beforeRequest` add to them;
+//! `afterResponse` may set an answer aside and ask for the attempt again. Errors leave with every attempt's credentials cut
 //! out. The loop is
 //! written once against the transport seam (`transport::Transport`); the
 //! target's transport is `transport::Target`.
@@ -194,11 +194,13 @@ impl UsersClient {
             max_body_bytes: config.options.max_body_bytes,
             naming: config.options.naming,
         };
+        let params_in = config.options.params_in;
+        let request = Target::build(url, params, params_in, &config.transport)?;
         let mut retries_done = 0;
         loop {
             let number = retries_done + 1;
-            let (request, info) = self
-                .prepare(operation, url, params, options, number, secrets)
+            let (headers, info) = self
+                .prepare(operation, &request, options, number, secrets)
                 .await?;
             let secrets: &[String] = secrets;
             let sent_at = Target::now();
@@ -213,7 +215,8 @@ impl UsersClient {
                     &asked,
                 );
             };
-            let attempt = Target::attempt(&request, &config.transport, signal, bounds, &arrived);
+            let transport = &config.transport;
+            let attempt = Target::attempt(&request, &headers, transport, signal, bounds, &arrived);
             let outcome = attempt.await;
             let settled = Target::settle(outcome, &request, signal, operation, secrets);
             let action = match asked.take() {
@@ -271,38 +274,33 @@ impl UsersClient {
         }
     }
 
-    /// Attempt `number`'s request: its headers (the client's, the
-    /// provider's, asked before every attempt, and the call's), then what
-    /// `beforeRequest` gives it over those, each checked; and what the hooks
-    /// see of it (built only if a hook is set). Its credentials join
+    /// Attempt `number`'s headers: the client's, the provider's (asked
+    /// before every attempt) and the call's, then what `beforeRequest`
+    /// gives it over those, each checked; and what the hooks see of the
+    /// attempt (built only if a hook is set). Its credentials join
     /// `secrets`.
     async fn prepare(
         &self,
         operation: Operation,
-        url: &str,
-        params: &Params,
+        request: &Request,
         options: &CallOptions,
         number: u32,
         secrets: &mut Vec<String>,
-    ) -> Result<(Request, Option<AttemptInfo>), Rejection> {
-        let config = &*self.config;
-        let params_in = config.options.params_in;
-        let signal = options.abort_signal();
+    ) -> Result<(Headers, Option<AttemptInfo>), Rejection> {
+        let hooks = &self.config.options.hooks;
         let mut headers = self.headers(options).await?;
-        let mut request = Target::build(url, params, &headers, params_in, &config.transport)?;
-        let hooks = &config.options.hooks;
         let mut info = hooks.any().then(|| AttemptInfo {
             operation,
-            url: Target::url(&request).to_string(),
+            url: Target::url(request).to_string(),
             attempt: number,
             headers: Target::resolved(&headers).shown(),
         });
         if let (Some(hook), Some(info)) = (&hooks.before_request, &mut info) {
-            let given = Self::decided(hook(info), signal).await??;
+            let given = Self::decided(hook(info), options.abort_signal()).await??;
             if !given.is_empty() {
                 check_headers(&given)?;
+                let params_in = self.config.options.params_in;
                 headers = Target::headers(Target::resolved(&headers).with(&given, params_in));
-                request = Target::build(url, params, &headers, params_in, &config.transport)?;
                 info.headers = Target::resolved(&headers).shown();
             }
         }
@@ -311,7 +309,7 @@ impl UsersClient {
                 secrets.push(secret.clone());
             }
         }
-        Ok((request, info))
+        Ok((headers, info))
     }
 
     /// The call's headers for one attempt: the client's, the provider's
@@ -364,16 +362,33 @@ impl UsersClient {
 /// response headers arrived until the attempt is settled (natively behind
 /// a lock, so that the call's future stays `Send`).
 #[derive(Default)]
-struct Asked(std::sync::Mutex<Option<HookReturn<ResponseAction>>>);
+struct Asked(Kept<Option<HookReturn<ResponseAction>>>);
+
+/// Where [`Asked`] keeps a decision: natively a lock, on wasm32 (one
+/// thread) a cell.
+#[cfg(target_arch = "wasm32")]
+type Kept<T> = std::cell::RefCell<T>;
+#[cfg(not(target_arch = "wasm32"))]
+type Kept<T> = std::sync::Mutex<T>;
 
 impl Asked {
     fn keep(&self, decided: HookReturn<ResponseAction>) {
-        if let Ok(mut kept) = self.0.lock() {
+        if let Some(mut kept) = self.kept() {
             *kept = Some(decided);
         }
     }
 
     fn take(&self) -> Option<HookReturn<ResponseAction>> {
-        self.0.lock().ok().and_then(|mut kept| kept.take())
+        self.kept().and_then(|mut kept| kept.take())
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    fn kept(&self) -> Option<std::cell::RefMut<'_, Option<HookReturn<ResponseAction>>>> {
+        self.0.try_borrow_mut().ok()
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn kept(&self) -> Option<std::sync::MutexGuard<'_, Option<HookReturn<ResponseAction>>>> {
+        self.0.lock().ok()
     }
 }

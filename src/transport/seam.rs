@@ -63,7 +63,7 @@ impl From<Error> for Failed {
     }
 }
 
-/// What the call loop needs of a target: the request built for an attempt,
+/// What the call loop needs of a target: the request built once per call,
 /// one attempt with its timeout, a pause, the time on a monotonic clock
 /// (and the date, for a `Retry-After` date) and a random number,
 /// and the checks a target makes before and while a call waits (a JS
@@ -97,11 +97,11 @@ pub(crate) trait Transport {
     fn headers(resolved: Resolved) -> Self::Headers;
     /// What the rules resolved for `headers`.
     fn resolved(headers: &Self::Headers) -> &Resolved;
-    /// The request of a call to `url`, its params sent as `params_in` says.
+    /// The request of a call to `url`, its params sent as `params_in` says:
+    /// what every attempt sends but the headers, which each attempt gives.
     fn build(
         url: &str,
         params: &Self::Params,
-        headers: &Self::Headers,
         params_in: ParamsIn,
         client: &Self::Client,
     ) -> Result<Self::Request, Rejection>;
@@ -116,12 +116,13 @@ pub(crate) trait Transport {
     /// What an attempt came to, before [`Transport::settle`] judges it.
     type Outcome;
 
-    /// One attempt: the timeout of `bounds` (0: none) covers the response
+    /// One attempt of `request` with `headers`: the timeout of `bounds` (0: none) covers the response
     /// and its body, and no more of a body than its limit is read;
     /// `arrived` is told when the response headers are there. (The future is the transport's own, not wrapped: the loop
     /// awaits it, then settles what it came to.)
     fn attempt<'a>(
         request: &'a Self::Request,
+        headers: &'a Self::Headers,
         client: &'a Self::Client,
         signal: Option<&'a Signal>,
         bounds: Bounds,

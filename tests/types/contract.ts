@@ -132,6 +132,21 @@ export async function uses(signal: AbortSignal): Promise<number> {
   new UsersClient({ baseUrl: "http://x", hooks: { beforeResponse: () => {} } });
   // @ts-expect-error: hooks are not call options
   await client.countUsers({}, { hooks });
+  // Hooks that change an attempt: headers for it, a retry; at once or async.
+  const changing: Hooks = {
+    beforeRequest: ({ attempt }) => ({ headers: { "x-request-id": `r-${attempt}` } }),
+    afterResponse: async ({ httpStatus, responseHeaders }) => {
+      const remaining: string | undefined = responseHeaders["x-ratelimit-remaining"];
+      seen.push(`${remaining}`);
+      if (httpStatus === 401) return { retry: true };
+    },
+    beforeRetry: async () => {},
+  };
+  new UsersClient({ baseUrl: "http://x", hooks: changing });
+  // @ts-expect-error: retry is a boolean
+  new UsersClient({ baseUrl: "http://x", hooks: { afterResponse: () => ({ retry: "yes" }) } });
+  // @ts-expect-error: header values are strings
+  new UsersClient({ baseUrl: "http://x", hooks: { beforeRequest: () => ({ headers: { "x-a": 1 } }) } });
 
   return total + status + (anything === undefined ? 0 : 1);
 }

@@ -28,7 +28,7 @@ use crate::rules::retry::is_retryable_status;
 use crate::transport::fetch::bridge::{
     controlled, read_capped, response_headers, retry_after, status,
 };
-use crate::transport::fetch::request::Request;
+use crate::transport::fetch::request::{Headers, Request};
 use crate::transport::fetch::wait::{is_aborted, Stop, Stopped};
 
 /// A response that arrived, with its whole body.
@@ -81,13 +81,14 @@ impl Drop for Cancel {
     }
 }
 
-/// Runs one attempt with `fetch` (the global one for `None`): the timeout
+/// Runs one attempt of `request` with `headers` through `fetch` (the global one for `None`): the timeout
 /// of `bounds` (0: none) covers the response and its body, of which no more
 /// than the limit is read; `signal` is the caller's; `arrived` is told the
 /// HTTP status as soon as the response headers are there, with a way to
 /// read them.
 pub async fn attempt(
     request: &Request,
+    headers: &Headers,
     fetch: Option<&Function>,
     bounds: Bounds,
     signal: Option<&AbortSignal>,
@@ -104,7 +105,8 @@ pub async fn attempt(
             &global
         }
     };
-    let controller = controlled(&request.init).map_err(Failure::Fetch)?;
+    let init = request.init(headers);
+    let controller = controlled(&init).map_err(Failure::Fetch)?;
     let mut cancel = Cancel {
         controller,
         done: false,
@@ -117,11 +119,7 @@ pub async fn attempt(
     // `fetch(url, init)`, unbound. It may throw, reject with anything, or
     // resolve with anything: all of it is checked.
     let returned = fetch
-        .call2(
-            &JsValue::UNDEFINED,
-            &request.url.as_str().into(),
-            &request.init,
-        )
+        .call2(&JsValue::UNDEFINED, &request.url.as_str().into(), &init)
         .map_err(Failure::Fetch)?;
     let raw = stop
         .race(&returned)

@@ -94,11 +94,10 @@ impl Transport for Fetch {
     fn build(
         url: &str,
         params: &Object,
-        headers: &Headers,
         params_in: ParamsIn,
         client: &Setup,
     ) -> Result<Request, Rejection> {
-        request::build(url, params_in, params, headers, client.credentials)
+        request::build(url, params_in, params, client.credentials)
     }
 
     fn url(request: &Request) -> &str {
@@ -123,12 +122,20 @@ impl Transport for Fetch {
 
     fn attempt<'a>(
         request: &'a Request,
+        headers: &'a Headers,
         client: &'a Setup,
         signal: Option<&'a Signal>,
         bounds: Bounds,
         arrived: Arrived<'a>,
     ) -> impl Future<Output = Result<Answer, Failure>> + 'a {
-        attempt(request, client.fetch.as_ref(), bounds, signal, arrived)
+        attempt(
+            request,
+            headers,
+            client.fetch.as_ref(),
+            bounds,
+            signal,
+            arrived,
+        )
     }
 
     fn settle(

@@ -1,7 +1,7 @@
-//! What an attempt of a call sends, built for each attempt: the URL, the
-//! headers and the body, encoded by the platform's `JSON`, `URL` and
-//! `URLSearchParams` (never by hand), as a `RequestInit` that each attempt
-//! completes with its own `AbortSignal`.
+//! What the attempts of a call send: the URL and the body, built once per
+//! call and encoded by the platform's `JSON`, `URL` and `URLSearchParams`
+//! (never by hand), and the headers each attempt gives, put together by
+//! each attempt as a `RequestInit` with its own `AbortSignal`.
 
 use js_sys::{Array, Object, JSON};
 use serde::Serialize;
@@ -60,8 +60,18 @@ pub fn base_href(url: &str) -> Result<String, Error> {
 pub struct Request {
     /// The full URL (with the query string in `query` mode).
     pub url: String,
-    /// Method, headers, body and credentials; each attempt sets `signal`.
-    pub init: RequestInit,
+    /// The body (`undefined` in `query` mode).
+    pub body: JsValue,
+    /// `fetch`'s credentials mode, where given.
+    pub credentials: Option<&'static str>,
+}
+
+impl Request {
+    /// An attempt's init: `POST`, `headers`, the body and the credentials
+    /// mode; the attempt sets its `signal`.
+    pub fn init(&self, headers: &Headers) -> RequestInit {
+        request_init(&headers.lines, &self.body, self.credentials)
+    }
 }
 
 /// Model params (`CountParams`, `ListParams`) as the object of values to
@@ -81,7 +91,6 @@ pub fn build(
     url: &str,
     params_in: ParamsIn,
     params: &Object,
-    headers: &Headers,
     credentials: Option<Credentials>,
 ) -> Result<Request, Rejection> {
     let (url, body) = match params_in {
@@ -114,8 +123,11 @@ pub fn build(
             (url.to_string(), JsValue::from(form.to_string()))
         }
     };
-    let init = request_init(&headers.lines, &body, credentials.map(Wire::name));
-    Ok(Request { url, init })
+    Ok(Request {
+        url,
+        body,
+        credentials: credentials.map(Wire::name),
+    })
 }
 
 /// Appends `[key, value]` pairs whose values are strings, numbers or

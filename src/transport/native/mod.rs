@@ -84,12 +84,13 @@ impl Http for Native {
     /// The timeout of `bounds` (0: none) covers the response and its body.
     async fn attempt(
         request: &Request,
+        headers: &[(String, String)],
         client: &reqwest::Client,
         bounds: Bounds,
         arrived: Arrived<'_>,
     ) -> Result<Answer, Failed> {
         let timed = async {
-            let exchange = exchange(request, client, bounds, arrived);
+            let exchange = exchange(request, headers, client, bounds, arrived);
             if bounds.timeout_ms == 0 {
                 return exchange.await;
             }
@@ -170,17 +171,18 @@ async fn unwound<F: Future>(future: F) -> Result<F::Output, Failed> {
     .await
 }
 
-/// One request and its whole answer. An error drops the response, and with
+/// One request with `headers` and its whole answer. An error drops the response, and with
 /// it the connection, at once.
 async fn exchange(
     request: &Request,
+    headers: &[(String, String)],
     client: &reqwest::Client,
     bounds: Bounds,
     arrived: Arrived<'_>,
 ) -> Result<Answer, Error> {
     let url = &request.url;
     let mut builder = client.post(url);
-    for (name, value) in &request.headers {
+    for (name, value) in headers {
         // Header values go out as `fetch` sends them: one byte per
         // character, all of them Latin-1 (the rules allow no other).
         let bytes: Vec<u8> = value

@@ -32,12 +32,13 @@ pub(crate) trait Http {
     fn client(setup: Self::Setup) -> Result<Self::Client, Error>;
     /// Whether a call may start here (natively: inside a tokio runtime).
     fn ready() -> Result<(), Error>;
-    /// Sends `request` as a `POST` through `client` and reads the whole
+    /// Sends `request` with `headers` as a `POST` through `client` and reads the whole
     /// answer: the timeout of `bounds` (0: none) covers the response and
     /// its body, and no more of a body than its limit is read; `arrived`
     /// is told as soon as the response headers are there.
     fn attempt<'a>(
         request: &'a Request,
+        headers: &'a [(String, String)],
         client: &'a Self::Client,
         bounds: Bounds,
         arrived: Arrived<'a>,
@@ -85,11 +86,10 @@ impl<H: Http> Transport for H {
     fn build(
         url: &str,
         params: &Params,
-        headers: &Headers,
         params_in: ParamsIn,
         _client: &H::Client,
     ) -> Result<Request, Rejection> {
-        Ok(request::build(url, params_in, params, headers, None)?)
+        Ok(request::build(url, params_in, params, None)?)
     }
 
     fn url(request: &Request) -> &str {
@@ -108,12 +108,13 @@ impl<H: Http> Transport for H {
 
     fn attempt<'a>(
         request: &'a Request,
+        headers: &'a Headers,
         client: &'a H::Client,
         _signal: Option<&'a Signal>,
         bounds: Bounds,
         arrived: Arrived<'a>,
     ) -> impl Future<Output = Result<Answer, Failed>> + 'a {
-        H::attempt(request, client, bounds, arrived)
+        H::attempt(request, &headers.resolved.list, client, bounds, arrived)
     }
 
     fn settle(

@@ -1,6 +1,7 @@
-//! What each attempt sends through WASI or natively: the call's headers, its URL and
-//! its body, built for each attempt from the params as serde_json writes them
-//! (the JSON, query and form encodings of the fetch transport's request).
+//! What each attempt sends through WASI or natively: its headers (each
+//! attempt's own), and the call's URL and body, built once per call from
+//! the params as serde_json writes them (the JSON, query and form
+//! encodings of the fetch transport's request).
 
 use serde::Serialize;
 use serde_json::Value as Json;
@@ -32,8 +33,6 @@ impl Headers {
 pub struct Request {
     /// The full URL (with the query string in `query` mode).
     pub url: String,
-    /// The headers, in order.
-    pub headers: Vec<(String, String)>,
     /// The body (empty in `query` mode).
     pub body: Vec<u8>,
 }
@@ -72,7 +71,6 @@ pub fn build(
     url: &str,
     params_in: ParamsIn,
     params: &Params,
-    headers: &Headers,
     _credentials: Option<Credentials>,
 ) -> Result<Request, Error> {
     let entries = || match params {
@@ -110,11 +108,7 @@ pub fn build(
             (url.to_string(), form.into_bytes())
         }
     };
-    Ok(Request {
-        url,
-        headers: headers.resolved.list.clone(),
-        body,
-    })
+    Ok(Request { url, body })
 }
 
 /// A param's value as `String(value)` writes it (the rules allow only

@@ -70,11 +70,12 @@ impl Http for Wasi {
 
     async fn attempt(
         request: &Request,
+        headers: &[(String, String)],
         _client: &(),
         bounds: Bounds,
         arrived: Arrived<'_>,
     ) -> Result<Answer, Failed> {
-        Ok(attempt(request, bounds, arrived).await?)
+        Ok(attempt(request, headers, bounds, arrived).await?)
     }
 
     async fn pause(ms: f64) -> Result<(), Error> {
@@ -102,7 +103,7 @@ impl Http for Wasi {
 /// How much of the body one read asks for.
 const READ_CHUNK: u64 = 64 * 1024;
 
-/// Sends `request` as a `POST` and reads the whole answer: the timeout of
+/// Sends `request` with `headers` as a `POST` and reads the whole answer: the timeout of
 /// `bounds` (0: none) covers the response and its body, of which no more
 /// than the limit is read; `arrived` is told the HTTP status as soon as the
 /// response headers are there, with a way to read them. A failure is a `network` error, no answer
@@ -110,10 +111,11 @@ const READ_CHUNK: u64 = 64 * 1024;
 /// request).
 pub async fn attempt(
     request: &Request,
+    headers: &[(String, String)],
     bounds: Bounds,
     arrived: &dyn Fn(u16, &dyn Fn() -> HeaderList),
 ) -> Result<Answer, Error> {
-    let exchange = exchange(request, bounds, arrived);
+    let exchange = exchange(request, headers, bounds, arrived);
     if bounds.timeout_ms == 0 {
         return exchange.await;
     }
@@ -133,10 +135,11 @@ pub async fn attempt(
 /// body sends them as they come.
 async fn exchange(
     request: &Request,
+    headers: &[(String, String)],
     bounds: Bounds,
     arrived: &dyn Fn(u16, &dyn Fn() -> HeaderList),
 ) -> Result<Answer, Error> {
-    let Request { url, headers, body } = request;
+    let Request { url, body } = request;
     let outgoing_request = outgoing(url, headers)?;
     let outgoing_body = outgoing_request
         .body()

@@ -1,0 +1,75 @@
+// Hooks that change an attempt, through the Node entry (node.mjs) against
+// the reference server's fault routes (USERS_API_URL, started with
+// --faults): beforeRequest's headers on each attempt, what afterResponse
+// sees of a response's headers (a set-cookie and an echoed token
+// redacted), and an async beforeRequest that never settles, ended by the
+// caller's signal with nothing sent.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { apiUrl, pkg } from "../lib/harness.mjs";
+
+const { UsersClient } = await import(pathToFileURL(join(pkg, "node.mjs")).href);
+const api = apiUrl();
+let keys = 0;
+
+/** A base URL for `scenario` with a key of its own. */
+const fault = (scenario) => `${api}/faults/${scenario}/hooks-${process.pid}-${++keys}`;
+
+/** How many requests the fault route received for `base`. */
+async function attempts(base) {
+  const response = await fetch(`${base}/attempts`);
+  return (await response.json()).attempts;
+}
+
+test("beforeRequest's headers reach the server on each attempt", async () => {
+  const base = fault("request-ids");
+  const ids = [];
+  const client = new UsersClient({
+    baseUrl: base,
+    retries: 2,
+    hooks: {
+      beforeRequest: ({ attempt }) => ({ headers: { "x-request-id": `r-${attempt}` } }),
+      beforeRetry: ({ error }) => { ids.push(error.body.result.requestId); },
+    },
+  });
+  const page = await client.listUsers();
+  assert.deepEqual([...ids, page.result.requestId], ["r-1", "r-2", "r-3"]);
+  assert.equal(await attempts(base), 3);
+});
+
+test("afterResponse sees the response's headers, credentials redacted", async () => {
+  const token = "t0k+en/with=signs-and-more-than-sixty-four-characters-0123456789-abcdefgh";
+  const seen = [];
+  const client = new UsersClient({
+    baseUrl: fault("response-headers"),
+    headers: { Authorization: `Bearer ${token}` },
+    hooks: { afterResponse: (info) => { seen.push(info.responseHeaders); } },
+  });
+  const count = await client.countUsers();
+  assert.equal(count.result.totalUsers, 7);
+  assert.equal(seen.length, 1);
+  const [headers] = seen;
+  assert.equal(headers["x-ratelimit-remaining"], "41");
+  assert.equal(headers["set-cookie"], "[REDACTED]");
+  assert.equal(headers["x-echo"], "[REDACTED]");
+  assert.equal(headers["content-type"], "application/json");
+  const everything = JSON.stringify(seen);
+  for (const piece of [token.slice(0, 8), "s3ss10n", "sixty-four"]) assert.ok(!everything.includes(piece), piece);
+});
+
+test("an async beforeRequest that never settles ends with the caller's signal, nothing sent", async () => {
+  const base = fault("ok");
+  let called = 0;
+  const client = new UsersClient({
+    baseUrl: base,
+    hooks: { beforeRequest: () => { called++; return new Promise(() => {}); } },
+  });
+  const controller = new AbortController();
+  const call = client.countUsers({}, { signal: controller.signal });
+  setTimeout(() => controller.abort(), 20);
+  await assert.rejects(call, { name: "UsersApiError", kind: "aborted" });
+  assert.equal(called, 1);
+  assert.equal(await attempts(base), 0);
+});
