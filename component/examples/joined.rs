@@ -30,6 +30,14 @@
 //!   still runs, the server's own record of requests whose connection
 //!   closed before the answer (`closed`: 1 when the drop cancelled the
 //!   request, 0 while it is still open). `/faults/held` is under `held`.
+//! - `hooks`: hooks that change an attempt, one call each, in turn: to
+//!   `/faults/token-expired` (401 unless `Bearer fresh`), whose async
+//!   `after_response` refreshes the header provider's token after a 401
+//!   and asks for the attempt again (its outcome: the status and the
+//!   server's count of requests); to `/faults/request-ids`, whose
+//!   `before_request` gives attempt `n` `x-request-id: r-n` (the answer's
+//!   `requestId`, after two 503s); to `/faults/response-headers`, whose
+//!   `after_response` records the response's headers as hooks see them.
 
 use std::cell::RefCell;
 use std::future::Future;
@@ -38,7 +46,8 @@ use std::rc::Rc;
 use futures_lite::future::zip;
 use serde_json::{json, Value};
 use user_management_client::{
-    CallOptions, ClientOptions, CountParams, Hooks, ListParams, ParamsIn, UsersClient,
+    CallOptions, ClientOptions, CountParams, Hooks, ListParams, ParamsIn, ResponseAction,
+    UsersClient,
 };
 use wstd::future::FutureExt;
 use wstd::time::{Duration, Instant};
@@ -49,7 +58,7 @@ type Events = Rc<RefCell<Vec<String>>>;
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let [_, scenario, server, key] = &args[..] else {
-        eprintln!("usage: joined.wasm overlap|timeout|dropped SERVER_URL KEY");
+        eprintln!("usage: joined.wasm overlap|timeout|dropped|hooks SERVER_URL KEY");
         std::process::exit(2);
     };
     let events = Events::default();
@@ -65,6 +74,7 @@ fn main() {
             "overlap" => overlap(&run).await,
             "timeout" => timeout(&run).await,
             "dropped" => dropped(&run).await,
+            "hooks" => hooks(&run).await,
             other => {
                 eprintln!("unknown scenario {other:?}");
                 std::process::exit(2);
@@ -199,6 +209,82 @@ async fn dropped(run: &Run<'_>) -> Vec<Value> {
     vec![first, second, json!({ "closed": closed(run, 0).await })]
 }
 
+/// Hooks that change an attempt, one call each (see the module's docs).
+async fn hooks(run: &Run<'_>) -> Vec<Value> {
+    let base =
+        |scenario: &str, i: usize| format!("{}/faults/{scenario}/{}-{i}", run.server, run.key);
+    let token = Rc::new(RefCell::new("stale".to_string()));
+    let (read, refresh) = (Rc::clone(&token), Rc::clone(&token));
+    let refreshing = ClientOptions::new(base("token-expired", 0))
+        .header_provider(move || {
+            let value = format!("Bearer {}", read.borrow());
+            async move { vec![("Authorization".to_string(), value)] }
+        })
+        .hooks(Hooks::default().after_response(move |info| {
+            let refresh = Rc::clone(&refresh);
+            let refused = info.http_status == 401;
+            async move {
+                wstd::task::sleep(Duration::from_millis(10)).await;
+                if !refused {
+                    return ResponseAction::Keep;
+                }
+                *refresh.borrow_mut() = "fresh".to_string();
+                ResponseAction::Retry
+            }
+        }));
+    let refreshed = match UsersClient::new(refreshing) {
+        Ok(client) => {
+            client
+                .count_users(&CountParams::default(), &CallOptions::default())
+                .await
+        }
+        Err(error) => Err(error),
+    };
+    let attempts = recorded(
+        &format!("{}/attempts", base("token-expired", 0)),
+        "attempts",
+    )
+    .await;
+    let refreshed = json!({
+        "status": refreshed.map(|envelope| envelope.status).map_err(|e| e.to_string()).ok(),
+        "attempts": attempts,
+    });
+
+    let ids = ClientOptions::new(base("request-ids", 1))
+        .hooks(Hooks::default().before_request(|info| {
+            vec![("x-request-id".to_string(), format!("r-{}", info.attempt))]
+        }))
+        .retries(2);
+    let id = match UsersClient::new(ids) {
+        Ok(client) => client
+            .list_users::<Value>(&ListParams::default(), &CallOptions::default())
+            .await
+            .map(|envelope| envelope.result["requestId"].clone()),
+        Err(error) => Err(error),
+    };
+    let id = id.unwrap_or_else(|error| json!({ "error": error.to_string() }));
+
+    let seen = Rc::new(RefCell::new(Vec::new()));
+    let kept = Rc::clone(&seen);
+    let token = "t0k+en/with=signs-and-more-than-sixty-four-characters-0123456789-abcdefgh";
+    let watched = ClientOptions::new(base("response-headers", 2))
+        .header("Authorization", format!("Bearer {token}"))
+        .hooks(Hooks::default().after_response(move |info| {
+            kept.borrow_mut().extend(info.response_headers.clone());
+        }));
+    if let Ok(client) = UsersClient::new(watched) {
+        let _ = client
+            .count_users(&CountParams::default(), &CallOptions::default())
+            .await;
+    }
+    let headers: serde_json::Map<String, Value> = seen
+        .borrow()
+        .iter()
+        .map(|(n, v)| (n.clone(), json!(v)))
+        .collect();
+    vec![refreshed, id, Value::Object(headers)]
+}
+
 /// How many requests of call `i` to `/faults/held` the server saw closed
 /// before its answer, asked up to 250 times 20 ms apart until it is one
 /// (a request still open stays at 0 for its 30 s).
@@ -206,7 +292,7 @@ async fn closed(run: &Run<'_>, i: usize) -> u64 {
     let url = format!("{}/faults/held/{}-{i}/closed", run.server, run.key);
     let mut closed = 0;
     for _ in 0..250 {
-        closed = closed_now(&url).await;
+        closed = recorded(&url, "closed").await;
         if closed > 0 {
             break;
         }
@@ -215,8 +301,9 @@ async fn closed(run: &Run<'_>, i: usize) -> u64 {
     closed
 }
 
-/// One `GET` of the server's `closed` record (0 if it cannot be read).
-async fn closed_now(url: &str) -> u64 {
+/// One `GET` of a fault route's record `what` (`closed`, `attempts`; 0 if
+/// it cannot be read).
+async fn recorded(url: &str, what: &str) -> u64 {
     let Ok(request) = wstd::http::Request::get(url).body(wstd::http::Body::empty()) else {
         return 0;
     };
@@ -228,6 +315,6 @@ async fn closed_now(url: &str) -> u64 {
     };
     serde_json::from_str::<Value>(text)
         .ok()
-        .and_then(|record| record["closed"].as_u64())
+        .and_then(|record| record[what].as_u64())
         .unwrap_or(0)
 }

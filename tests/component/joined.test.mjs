@@ -79,3 +79,17 @@ test("a call's future dropped mid-wait: its request's connection closes at once,
   const { attempts } = await (await fetch(`${server}/faults/held/${name}-0/attempts`)).json();
   assert.equal(attempts, 1);
 });
+
+test("hooks change an attempt on WASI: a token refreshed and the attempt made again, headers per attempt, response headers redacted", async () => {
+  const { outcomes } = await run("hooks", key("hooks"));
+  const [refreshed, requestId, headers] = outcomes;
+  // 401 for the stale token, then 200 for the fresh one: two requests.
+  assert.deepEqual(refreshed, { status: 200, attempts: 2 });
+  // Attempt 3's own header, after two 503s.
+  assert.equal(requestId, "r-3");
+  assert.equal(headers["x-ratelimit-remaining"], "41");
+  assert.equal(headers["set-cookie"], "[REDACTED]");
+  assert.equal(headers["x-echo"], "[REDACTED]");
+  const everything = JSON.stringify(headers);
+  for (const piece of ["t0k+en/w", "s3ss10n", "sixty-four"]) assert.ok(!everything.includes(piece), `${piece} in ${everything}`);
+});
