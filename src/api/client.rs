@@ -214,7 +214,7 @@ impl UsersClient {
                 Retry::AsTheRuleSays(retry_after) => retry::next_delay(
                     &failed.rejection.error,
                     retries_done,
-                    config.options.retries,
+                    options.retries.unwrap_or(config.options.retries),
                     Target::random(),
                     retry_after.as_deref(),
                     Target::date_ms(),

@@ -265,6 +265,7 @@ impl ClientOptions {
 /// let options = CallOptions::default()
 ///     .signal(controller.signal())
 ///     .timeout(Duration::from_secs(2))
+///     .retries(0)
 ///     .header("X-Request-Id", "42");
 /// client.count_users(&CountParams::default(), &options).await?;
 /// # Ok(()) }
@@ -279,6 +280,8 @@ pub struct CallOptions {
     pub signal: Option<AbortSignal>,
     /// Overrides the client's timeout for this call ([`Duration::ZERO`]: none).
     pub timeout: Option<Duration>,
+    /// Overrides the client's [`ClientOptions::retries`] for this call.
+    pub retries: Option<u32>,
     /// Merged over the client's headers (names case-insensitively).
     pub headers: HeaderList,
 }
@@ -290,6 +293,7 @@ impl fmt::Debug for CallOptions {
         shown.field("signal", &self.signal.is_some());
         shown
             .field("timeout", &self.timeout)
+            .field("retries", &self.retries)
             .field("headers", &secrets::shown(&self.headers))
             .finish()
     }
@@ -319,6 +323,13 @@ impl CallOptions {
     /// This call's timeout per attempt ([`Duration::ZERO`]: none).
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = Some(timeout);
+        self
+    }
+
+    /// This call's extra attempts after a retryable failure, instead of
+    /// the client's.
+    pub fn retries(mut self, retries: u32) -> Self {
+        self.retries = Some(retries);
         self
     }
 
