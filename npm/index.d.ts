@@ -58,7 +58,7 @@ export class UsersClient {
   // The list's result shape is not in the spec: the caller may name it (as ky's json<T>()).
   listUsers<T = unknown>(params?: ListParams, options?: CallOptions): Promise<Envelope<T>>;
   free(): void;                // releases the wasm side at once (else the GC does); twice is harmless;
-                               // a later call rejects with a UsersApiError (kind "validation") saying so
+                               // a later call rejects with a UsersApiError (kind "validation", param "client") saying so
   [Symbol.dispose](): void;    // the same, for `using client = new UsersClient(...)`
 }
 
@@ -84,12 +84,13 @@ export function isRetryable(error: unknown): boolean;
 export interface UsersApiErrorBase<K extends UsersApiErrorKind = UsersApiErrorKind> extends Error {
   name: "UsersApiError";
   kind: K;
-  param?: string;       // validation: what is at fault: "active", "query", an unknown key itself,
-                        // "params" (not an object), "headers", or the option's name ("baseUrl", "timeoutMs", ...)
+  param?: string;       // validation (always): what is at fault: "active", "query", an unknown key itself,
+                        // "params" (not an object), "headers", the option's name ("baseUrl", "timeoutMs", ...),
+                        // "init" (no .wasm yet) or "client" (a freed client)
   status?: number;      // the envelope's status, where a body carried one
   httpStatus?: number;  // the HTTP status, where a response arrived
   body?: unknown;       // the parsed body, or its text (cut at 65,536 characters), where a response arrived
-  cause?: unknown;      // the underlying JS error, where there was one
+  cause?: unknown;      // the underlying JS error (a caller's deadline: the signal's TimeoutError), where there was one
 }
 // The fields the constructor takes.
 export interface UsersApiErrorFields {
