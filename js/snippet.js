@@ -1,6 +1,8 @@
 // The JS layer's only JS written by hand: a class that `extends Error` (so
 // `instanceof UsersApiError` and `instanceof Error` both hold), which Rust
-// cannot declare. js/src/error.rs constructs it. (The library's fetch
+// cannot declare, and the one walk over an iterable of headers, which would
+// cross between wasm and JS at every step. js/src/error.rs constructs the
+// class; js/src/read.rs reads headers with headerPairs. (The library's fetch
 // transport has its own, src/transport/fetch/bridge.js; the rules, retries
 // and redaction are Rust.)
 
@@ -42,3 +44,19 @@ Object.defineProperties(UsersApiError.prototype, {
   name: { value: "UsersApiError", writable: true, configurable: true },
   [BRAND]: { value: true },
 });
+
+// headerPairs(value): the entries of an iterable of headers (a Headers
+// object, an array of [name, value] pairs, a Map: any object with a
+// Symbol.iterator method) as one flat array, name, value, name, value...;
+// null when an entry is not an array of two whose first is a string;
+// undefined when `value` is not such an object (it is then read as a
+// record). It throws what the iteration throws.
+export function headerPairs(value) {
+  if (Object(value) !== value || typeof value[Symbol.iterator] != "function") return;
+  const flat = [];
+  for (const entry of value) {
+    if (!Array.isArray(entry) || entry.length != 2 || typeof entry[0] != "string") return null;
+    flat.push(entry[0], entry[1]);
+  }
+  return flat;
+}

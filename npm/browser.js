@@ -5,7 +5,7 @@
 // cannot be loaded, every call rejects saying why.
 import init, * as glue from "./web/user_management_client.js";
 import { load } from "./web/gate.js";
-export { countUsers, listUsers, UsersClient, UsersApiError } from "./web/gate.js";
+export { countUsers, listUsers, isRetryable, UsersClient, UsersApiError } from "./web/gate.js";
 
 const wasm = new URL("./web/user_management_client_bg.wasm", import.meta.url);
 load(init({ module_or_path: wasm }).then(() => glue), wasm);

@@ -3,7 +3,7 @@
 // every call rejects saying why.
 import * as glue from "./web/user_management_client.js";
 import { open, fail } from "./web/gate.js";
-export { countUsers, listUsers, UsersClient, UsersApiError } from "./web/gate.js";
+export { countUsers, listUsers, isRetryable, UsersClient, UsersApiError } from "./web/gate.js";
 
 const wasm = new URL("./web/user_management_client_bg.wasm", import.meta.url);
 try {

@@ -7,7 +7,7 @@
 import wasmModule from "./web/user_management_client_bg.wasm?module";
 import * as glue from "./web/user_management_client.js";
 import { open, fail } from "./web/gate.js";
-export { countUsers, listUsers, UsersClient, UsersApiError } from "./web/gate.js";
+export { countUsers, listUsers, isRetryable, UsersClient, UsersApiError } from "./web/gate.js";
 
 try {
   // Next's edge sandbox compiles the .wasm outside the sandbox's realm: the

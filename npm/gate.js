@@ -1,5 +1,5 @@
-// The gate every entry exports: countUsers, listUsers and UsersClient in
-// front of the wasm-bindgen glue. An entry that loads the .wasm in the
+// The gate every entry exports: countUsers, listUsers, isRetryable and
+// UsersClient in front of the wasm-bindgen glue. An entry that loads the .wasm in the
 // background hands the load to load(): until it settles, calls wait for it
 // and `new UsersClient` returns a client that waits too. Once the glue's
 // exports are given to open(), every call goes through to them. Without a
@@ -13,20 +13,28 @@ import { UsersApiError } from "./__SNIPPET__";
 export { UsersApiError };
 
 const MANUAL = 'init() from "user-management-client/manual"';
-let count, list, Client; // the glue's, once the .wasm is instantiated
+let count, list, retryable, Client; // the glue's, once the .wasm is instantiated
 let loading; // the load under way, while it is
 let why = `the .wasm is not loaded: call ${MANUAL} first`;
 let cause;
+const own = new WeakSet(); // the errors the gate made
+
+/** A validation error the gate made (isRetryable knows it without the .wasm). */
+function made(message, fields) {
+  const error = new UsersApiError("validation", message, fields);
+  own.add(error);
+  return error;
+}
 
 function refused() {
   const message = typeof WebAssembly == "object" ? why
     : `this JavaScript engine has no WebAssembly (React Native's Hermes has none); where one can be provided, pass the .wasm to ${MANUAL}`;
-  return new UsersApiError("validation", message, { param: "init", cause });
+  return made(message, { param: "init", cause });
 }
 
 /** Called once the .wasm is instantiated, with the glue's exports: every call goes through to them. */
 export function open(glue) {
-  ({ countUsers: count, listUsers: list, UsersClient: Client } = glue);
+  ({ countUsers: count, listUsers: list, isRetryable: retryable, UsersClient: Client } = glue);
 }
 
 /**
@@ -66,6 +74,20 @@ export const countUsers = (baseUrl, params, options) =>
 export const listUsers = (baseUrl, params, options) =>
   list ? list(baseUrl, params, options) : later(() => listUsers(baseUrl, params, options));
 
+/**
+ * Whether the client's own retry rule, which is the .wasm's, retries a
+ * failure like `error`. Without the .wasm it answers only what needs no
+ * rule: false for anything that is not a UsersApiError and for the gate's
+ * own errors (validation errors); for any other UsersApiError it throws the
+ * gate's refusal (kind "validation", param "init") rather than guess. An
+ * error a call rejected with is always answered: calls wait for the .wasm.
+ */
+export function isRetryable(error) {
+  if (retryable) return retryable(error);
+  if (!(error instanceof UsersApiError) || own.has(error)) return false;
+  throw loading ? made("the .wasm is still loading: isRetryable answers once it has", { param: "init" }) : refused();
+}
+
 // Each UsersClient's glue client; while the .wasm loads, the promise of
 // it (which rejects as construction would have thrown); null once freed.
 const inner = new WeakMap();
@@ -74,7 +96,7 @@ const inner = new WeakMap();
 function call(client, name, params, options) {
   const glue = inner.get(client);
   if (!glue) {
-    return Promise.reject(new UsersApiError("validation", "this UsersClient was freed: make a new one to call the API"));
+    return Promise.reject(made("this UsersClient was freed: make a new one to call the API", { param: "client" }));
   }
   return glue.then ? glue.then(() => call(client, name, params, options)) : glue[name](params, options);
 }

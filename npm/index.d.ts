@@ -14,9 +14,10 @@ export type CountEnvelope = Envelope<CountResult>;
 export type ListEnvelope  = Envelope<unknown>;
 
 export type ParamsIn = "body" | "query" | "form";
-// Not named HeadersInit: that name is the DOM's, with another meaning.
-export type HeadersLike = Record<string, string>;
-// A function is called before every attempt (a retry carries a fresh token).
+// Headers as fetch takes them: a record, a Headers object or [name, value] pairs.
+// (Not named HeadersInit: that name is the DOM's, which also takes other iterables.)
+export type HeadersLike = Record<string, string> | Headers | [string, string][];
+// Or a function returning one, called before every attempt (a retry carries a fresh token).
 export type HeadersOption = HeadersLike | (() => HeadersLike | Promise<HeadersLike>);
 
 export interface AttemptInfo {
@@ -51,9 +52,10 @@ export interface ClientOptions {
   hooks?: Hooks;            // see Hooks
 }
 export interface CallOptions {
-  signal?: AbortSignal;
+  signal?: AbortSignal;     // a TimeoutError reason (AbortSignal.timeout) ends the call as kind "timeout"
   timeoutMs?: number;
-  headers?: Record<string, string>; // merged over the client's
+  retries?: number;         // overrides the client's for this call
+  headers?: HeadersOption;  // merged over the client's
 }
 
 export class UsersClient {
@@ -62,7 +64,7 @@ export class UsersClient {
   // The list's result shape is not in the spec: the caller may name it (as ky's json<T>()).
   listUsers<T = unknown>(params?: ListParams, options?: CallOptions): Promise<Envelope<T>>;
   free(): void;                // releases the wasm side at once (else the GC does); twice is harmless;
-                               // a later call rejects with a UsersApiError (kind "validation") saying so
+                               // a later call rejects with a UsersApiError (kind "validation", param "client") saying so
   [Symbol.dispose](): void;    // the same, for `using client = new UsersClient(...)`
 }
 
@@ -75,21 +77,58 @@ export function listUsers<T = unknown>(baseUrl: string, params?: ListParams,
 export type UsersApiErrorKind =
   "validation" | "network" | "timeout" | "aborted" | "http" | "decode" | "api";
 
-// `instanceof UsersApiError` holds for an error from any copy of the package in the
-// same process or page (the ESM and CommonJS entries, a bundled copy, /manual).
-// Tests and mocks may construct one: new UsersApiError("http", "HTTP 503", { httpStatus: 503 }).
-export class UsersApiError extends Error {
-  constructor(kind: UsersApiErrorKind, message: string, fields?: {
-    param?: string; status?: number; httpStatus?: number; body?: unknown; cause?: unknown });
+// The client's own retry rule (see Retries), for query libraries and callers: true for a
+// network error, a timeout (not the caller's deadline: a TimeoutError cause) and HTTP 408,
+// 429, 500, 502, 503, 504; false for any other error and anything that is not a UsersApiError.
+// The rule is the .wasm's: before a browser entry has loaded it, a UsersApiError that no call
+// made (one constructed by hand) makes it throw a UsersApiError of kind "validation", param
+// "init" (an error a call rejected with is always answered: calls wait for the .wasm).
+export function isRetryable(error: unknown): boolean;
+
+// What a UsersApiError of any kind has.
+export interface UsersApiErrorBase<K extends UsersApiErrorKind = UsersApiErrorKind> extends Error {
   name: "UsersApiError";
-  kind: UsersApiErrorKind;
-  param?: string;       // validation: what is at fault: "active", "query", an unknown key itself,
-                        // "params" (not an object), "headers", or the option's name ("baseUrl", "timeoutMs", ...)
+  kind: K;
+  param?: string;       // validation (always): what is at fault: "active", "query", an unknown key itself,
+                        // "params" (not an object), "headers", the option's name ("baseUrl", "timeoutMs", ...),
+                        // "init" (no .wasm yet) or "client" (a freed client)
   status?: number;      // the envelope's status, where a body carried one
   httpStatus?: number;  // the HTTP status, where a response arrived
   body?: unknown;       // the parsed body, or its text (cut at 65,536 characters), where a response arrived
-  cause?: unknown;      // the underlying JS error, where there was one
+  cause?: unknown;      // the underlying JS error (a caller's deadline: the signal's TimeoutError), where there was one
 }
+// The fields the constructor takes.
+export interface UsersApiErrorFields {
+  param?: string; status?: number; httpStatus?: number; body?: unknown; cause?: unknown;
+}
+
+// Every failure of the client, narrowed by `kind`: after `kind === "http"`, `httpStatus` is a
+// number; after "validation", `param` is a string; after "api", `status` is a number.
+export type UsersApiError =
+  | (UsersApiErrorBase<"validation"> & { param: string })
+  | (UsersApiErrorBase<"http"> & { httpStatus: number })
+  | (UsersApiErrorBase<"api"> & { status: number })
+  | UsersApiErrorBase<"network">
+  | UsersApiErrorBase<"timeout">
+  | UsersApiErrorBase<"aborted">
+  | UsersApiErrorBase<"decode">;
+
+// `instanceof UsersApiError` holds for an error from any copy of the package in the
+// same process or page (the ESM and CommonJS entries, a bundled copy, /manual), and
+// narrows to the union above (TypeScript 5.3 and later; before, to UsersApiErrorBase).
+// Tests and mocks may construct one: new UsersApiError("http", "HTTP 503", { httpStatus: 503 })
+// has the kind and the fields given (here `kind: "http"` and `httpStatus: number`), so it is
+// a UsersApiError wherever the fields its kind needs were given.
+export interface UsersApiErrorConstructor {
+  new <K extends UsersApiErrorKind = UsersApiErrorKind, F extends UsersApiErrorFields = {}>(
+    kind: K, message: string, fields?: F): UsersApiErrorBase<K> & Given<F>;
+  readonly prototype: UsersApiErrorBase;
+  // What makes `instanceof` narrow to the union (TypeScript 5.3 and later).
+  [Symbol.hasInstance](value: unknown): value is UsersApiError;
+}
+// F as given, never inferred from where the error goes (TypeScript's NoInfer, for any version).
+type Given<F> = [F][F extends unknown ? 0 : never];
+export declare const UsersApiError: UsersApiErrorConstructor;
 
 // `Symbol.dispose` (UsersClient's [Symbol.dispose] above) is declared by
 // TypeScript's esnext.disposable lib, which a project may not include: so

@@ -6,7 +6,7 @@
 // the other entries: whichever loads the .wasm first serves both.
 import initGlue, * as glue from "./web/user_management_client.js";
 import { open, fail, UsersApiError } from "./web/gate.js";
-export { countUsers, listUsers, UsersClient, UsersApiError } from "./web/gate.js";
+export { countUsers, listUsers, isRetryable, UsersClient, UsersApiError } from "./web/gate.js";
 
 function missing() {
   return new UsersApiError("validation",

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as glue from "./web/user_management_client.js";
 import { open, fail } from "./web/gate.js";
-export { countUsers, listUsers, UsersClient, UsersApiError } from "./web/gate.js";
+export { countUsers, listUsers, isRetryable, UsersClient, UsersApiError } from "./web/gate.js";
 
 // __dirname: this file is bundled into CommonJS (pkg/node.cjs).
 const wasm = join(__dirname, "web", "user_management_client_bg.wasm");

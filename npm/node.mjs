@@ -9,7 +9,7 @@ import { brotliDecompressSync } from "node:zlib";
 import * as glue from "./web/user_management_client.js";
 import wasm from "./wasm-bytes.js";
 import { open, fail } from "./web/gate.js";
-export { countUsers, listUsers, UsersClient, UsersApiError } from "./web/gate.js";
+export { countUsers, listUsers, isRetryable, UsersClient, UsersApiError } from "./web/gate.js";
 
 try {
   glue.initSync({ module: brotliDecompressSync(Buffer.from(wasm, "base64")) });

@@ -4,7 +4,7 @@
 import wasmModule from "./web/user_management_client_bg.wasm";
 import * as glue from "./web/user_management_client.js";
 import { open, fail } from "./web/gate.js";
-export { countUsers, listUsers, UsersClient, UsersApiError } from "./web/gate.js";
+export { countUsers, listUsers, isRetryable, UsersClient, UsersApiError } from "./web/gate.js";
 
 try {
   glue.initSync({ module: wasmModule });

@@ -15,6 +15,8 @@ pub use crate::rules::{envelope, headers, http_date, options, params, retry, sec
 #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 pub use crate::transport::fetch::answer::parse_json;
 #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
+pub use crate::transport::fetch::is_timeout_error;
+#[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 pub use crate::transport::fetch::request::params_object;
 #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 pub use crate::transport::fetch::wait::settled;
@@ -63,6 +65,11 @@ pub fn retry_cause(info: &RetryInfo) -> Option<&JsValue> {
 pub fn named(mut options: crate::ClientOptions, naming: options::Naming) -> crate::ClientOptions {
     options.naming = naming;
     options
+}
+
+/// The kind whose `kind` string (as JavaScript sees it) is `name`.
+pub fn error_kind(name: &str) -> Option<crate::ErrorKind> {
+    crate::wire::parse(name)
 }
 
 /// Whether `error`'s body is JSON: the JS layer hands it over parsed.

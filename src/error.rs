@@ -24,9 +24,11 @@ pub enum ErrorKind {
     Validation,
     /// `fetch` itself failed (refused, reset, DNS, CORS), or there is none.
     Network,
-    /// No answer within the attempt's timeout.
+    /// No answer within the attempt's timeout; or, in a JS host, the
+    /// caller's `AbortSignal` aborted with a `TimeoutError` (the caller's
+    /// deadline, `AbortSignal.timeout`), which ends the call unretried.
     Timeout,
-    /// The caller's `AbortSignal` aborted.
+    /// The caller's `AbortSignal` aborted for any other reason.
     Aborted,
     /// The server answered with a status outside 2xx.
     Http,

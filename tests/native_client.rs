@@ -435,3 +435,30 @@ fn info_headers(json: &serde_json::Value) -> serde_json::Map<String, serde_json:
         .expect("responseHeaders is a record")
         .clone()
 }
+
+/// `CallOptions::retries` overrides the client's for one call: against
+/// 503s with `Retry-After: 0` (`/faults/busy`), on a client whose own
+/// `retries` is 2, `retries(0)` makes exactly 1 request, `retries(4)`
+/// exactly 5, and a call without it 3.
+#[tokio::test]
+async fn retries_per_call_override_the_clients() {
+    let server = server();
+    for (key, call, requests) in [
+        ("call-0", CallOptions::default().retries(0), 1),
+        ("call-4", CallOptions::default().retries(4), 5),
+        ("client", CallOptions::default(), 3),
+    ] {
+        let base = format!("{}/faults/busy/{key}", server.url);
+        let client = UsersClient::new(ClientOptions::new(base).retries(2)).expect("client");
+        let error = client
+            .count_users(&CountParams::default(), &call)
+            .await
+            .unwrap_err();
+        assert_eq!(error.http_status(), Some(503), "{error}");
+        assert_eq!(
+            server.recorded("busy", key, "attempts").await,
+            requests,
+            "{key}"
+        );
+    }
+}

@@ -2,7 +2,10 @@
 //! [`Rejection`] (an `Error` and the JS value behind it).
 
 use js_sys::{JsString, Object, Reflect};
-use user_management_client::binding::{body_is_json, parse_json, Rejection};
+use user_management_client::binding::{
+    body_is_json, error_kind, is_timeout_error, parse_json, retry, Rejection,
+};
+use user_management_client::ErrorKind;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(module = "/snippet.js")]
@@ -45,4 +48,26 @@ pub fn to_js(rejection: Rejection) -> JsValue {
     set("body", body);
     set("cause", cause);
     UsersApiError::new(error.kind().as_str(), error.message(), &fields).into()
+}
+
+/// Whether the client's own retry rule (the library's
+/// `retry::is_retryable_failure`: by kind and HTTP status, and never the
+/// caller's deadline, a `timeout` whose `cause` is a `TimeoutError`)
+/// retries a failure like `value`: `false` for anything that is not a
+/// `UsersApiError` (of any copy of the package), or whose `kind` is none
+/// of the kinds.
+pub fn is_retryable(value: &JsValue) -> bool {
+    if !value.is_instance_of::<UsersApiError>() {
+        return false;
+    }
+    let read = |key: &str| Reflect::get(value, &key.into()).unwrap_or(JsValue::UNDEFINED);
+    let Some(kind) = read("kind").as_string().and_then(|name| error_kind(&name)) else {
+        return false;
+    };
+    let http_status = read("httpStatus")
+        .as_f64()
+        .filter(|status| (0.0..=65_535.0).contains(status) && status.fract() == 0.0)
+        .map(|status| status as u16);
+    let deadline = kind == ErrorKind::Timeout && is_timeout_error(&read("cause"));
+    retry::is_retryable_failure(kind, http_status, deadline)
 }

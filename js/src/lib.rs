@@ -1,5 +1,5 @@
 //! `user-management-client-js`: the JS exports of the npm package,
-//! `countUsers`, `listUsers` and the `UsersClient` class (`UsersApiError` is
+//! `countUsers`, `listUsers`, `isRetryable` and the `UsersClient` class (`UsersApiError` is
 //! the class in `snippet.js`, made in `error`). A thin layer over the Rust
 //! library `user-management-client`: it reads the JS arguments into the
 //! library's model and options (`read`), then runs the library's call and
@@ -79,6 +79,14 @@ impl JsUsersClient {
             &params,
         )
     }
+}
+
+/// `isRetryable(error)`: whether the client's own retry rule retries a
+/// failure like `error` (`false` for anything that is not a
+/// `UsersApiError`).
+#[wasm_bindgen(js_name = isRetryable)]
+pub fn is_retryable(error: &JsValue) -> bool {
+    error::is_retryable(error)
 }
 
 /// One-shot `countUsers(baseUrl, params?, options?)`.

@@ -23,6 +23,15 @@ use user_management_client::{
 use wasm_bindgen::prelude::*;
 use web_sys::AbortSignal;
 
+#[wasm_bindgen(module = "/snippet.js")]
+extern "C" {
+    /// An iterable of headers as a flat array (name, value, ...), `null`
+    /// for an entry that is not a pair, `undefined` for a value that is not
+    /// iterable; an error where iterating threw.
+    #[wasm_bindgen(js_name = headerPairs, catch)]
+    fn header_pairs(value: &JsValue) -> Result<JsValue, JsValue>;
+}
+
 #[wasm_bindgen]
 extern "C" {
     // `Object.keys`, catching: a proxy's `ownKeys` trap may throw (js-sys
@@ -102,7 +111,11 @@ pub fn call_options(options: &JsValue) -> Result<CallOptions, Rejection> {
         match key.as_str() {
             "signal" => call.signal = signal(&value)?,
             "timeoutMs" => call.timeout = timeout(&value)?,
-            _ => call.headers = headers(&value)?,
+            "retries" => call.retries = options::retries(&Value::of(&value))?,
+            _ => match Value::of(&value) {
+                Value::Function => call.header_provider = Some(provider(value.into())),
+                _ => call.headers = headers(&value)?,
+            },
         }
     }
     Ok(call)
@@ -192,28 +205,44 @@ fn signal(value: &JsValue) -> Result<Option<AbortSignal>, Error> {
     }
 }
 
-/// A headers object: each value a string without lone surrogates (the
-/// library checks names and values, `options::check_headers`, when the
-/// client is made and at each call).
+/// Headers as `fetch` takes them: an iterable of `[name, value]` pairs
+/// (an array of pairs, a `Headers` object, a `Map`), read through its
+/// `Symbol.iterator` wherever it has one (`headerPairs` in `snippet.js`),
+/// else a record (an object's own enumerable keys). Each name and value is
+/// a string, the value without lone surrogates (the library checks names
+/// and values, `options::check_headers`, when the client is made and at
+/// each call).
 pub fn headers(value: &JsValue) -> Result<HeaderList, Rejection> {
-    match Value::of(value) {
-        Value::Undefined => return Ok(Vec::new()),
-        Value::Object => {}
-        other => {
+    let unreadable = |cause| {
+        let error = Error::validation("headers", "the headers could not be read");
+        Rejection::caused(error, cause)
+    };
+    let pairs = header_pairs(value).map_err(unreadable)?;
+    let given = match (Value::of(value), pairs.dyn_into::<Array>()) {
+        (Value::Undefined, _) => return Ok(Vec::new()),
+        (_, Ok(flat)) => {
+            let mut given = Vec::with_capacity(flat.length() as usize / 2);
+            for at in (0..flat.length()).step_by(2) {
+                given.push((flat.get(at).as_string().unwrap_or_default(), flat.get(at + 1)));
+            }
+            given
+        }
+        (_, Err(pairs)) if pairs.is_null() => {
+            let message = "each entry of the headers must be a [name, value] pair of strings";
+            return Err(Error::validation("headers", message).into());
+        }
+        (Value::Object, _) => entries(value).map_err(unreadable)?,
+        (other, _) => {
             return Err(Error::invalid(
                 "headers",
-                "an object of strings (or, as a client option, a function returning one)",
+                "a record of strings, a Headers object or [name, value] pairs (or a function returning one)",
                 &other.shown(),
             )
             .into())
         }
-    }
-    let entries = entries(value).map_err(|cause| {
-        let error = Error::validation("headers", "the headers object could not be read");
-        Rejection::caused(error, cause)
-    })?;
-    let mut list = Vec::with_capacity(entries.len());
-    for (name, value) in entries {
+    };
+    let mut list = Vec::with_capacity(given.len());
+    for (name, value) in given {
         let Value::Str(text) = Value::of(&value) else {
             let message = format!("the value of header {} must be a string", quoted(&name));
             return Err(Error::validation("headers", message).into());
@@ -228,8 +257,8 @@ pub fn headers(value: &JsValue) -> Result<HeaderList, Rejection> {
 }
 
 /// The client's header function as a [`HeaderProvider`]: called before
-/// every attempt; what it returns (or its promise resolves with) is read like the
-/// `headers` option.
+/// every attempt; what it returns (or its promise resolves with) is read
+/// like the `headers` option, in any of its forms.
 fn provider(function: Function) -> HeaderProvider {
     header_provider(move || {
         let function = function.clone();

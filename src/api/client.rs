@@ -18,10 +18,10 @@ use serde::de::DeserializeOwned;
 use crate::api::hooks::{AttemptInfo, HookReturn, ResponseAction, ResponseInfo, RetryInfo};
 use crate::api::options::{CallOptions, ClientOptions};
 use crate::error::Error;
-use crate::host::provider::HeaderList;
+use crate::host::provider::{HeaderList, HeaderProvider};
 use crate::host::{Rejection, Signal};
 use crate::model::{Count, CountParams, Envelope, ListParams, Operation};
-use crate::rules::headers::Resolved;
+use crate::rules::headers::{merge_headers, Resolved};
 use crate::rules::options::{check_base_url, check_headers, duration_ms, join, Bounds};
 use crate::rules::params::check_list_params;
 use crate::rules::{retry, secrets};
@@ -241,7 +241,7 @@ impl UsersClient {
             let delay = retry::next_delay(
                 judged,
                 retries_done,
-                config.options.retries,
+                options.retries.unwrap_or(config.options.retries),
                 Target::random(),
                 retry_after,
                 Target::date_ms(),
@@ -312,25 +312,26 @@ impl UsersClient {
         Ok((headers, info))
     }
 
-    /// The call's headers for one attempt: the client's, the provider's
-    /// (the call's signal ends the wait) and the call's, each checked.
+    /// The call's headers for one attempt: the client's, its provider's,
+    /// the call's and the call's provider's, each over the one before and
+    /// checked (the call's signal ends a provider's wait).
     async fn headers(&self, options: &CallOptions) -> Result<Headers, Rejection> {
         let config = &*self.config;
-        let provided = match (&config.options.header_provider, &config.prepared) {
-            (None, Some(prepared)) if options.headers.is_empty() => return Ok(prepared.clone()),
-            (None, _) => Vec::new(),
-            (Some(provider), _) => {
-                let given = Target::waited(provider.provide(), options.abort_signal()).await??;
-                check_headers(&given)?;
-                given
+        let client = &config.options;
+        if let (None, None, Some(prepared)) = (
+            &client.header_provider,
+            &options.header_provider,
+            &config.prepared,
+        ) {
+            if options.headers.is_empty() {
+                return Ok(prepared.clone());
             }
-        };
-        let resolved = Resolved::new(
-            &config.options.headers,
-            &provided,
-            &options.headers,
-            config.options.params_in,
-        );
+        }
+        let signal = options.abort_signal();
+        let provided = provide(client.header_provider.as_ref(), signal).await?;
+        let call = provide(options.header_provider.as_ref(), signal).await?;
+        let call = merge_headers(&options.headers, &call);
+        let resolved = Resolved::new(&client.headers, &provided, &call, client.params_in);
         Ok(Target::headers(resolved))
     }
 
@@ -356,6 +357,20 @@ impl UsersClient {
             asked.keep(decided);
         }
     }
+}
+
+/// What `provider` (if any) gives an attempt, checked; its wait ends when
+/// `signal` aborts.
+async fn provide(
+    provider: Option<&HeaderProvider>,
+    signal: Option<&Signal>,
+) -> Result<HeaderList, Rejection> {
+    let Some(provider) = provider else {
+        return Ok(HeaderList::new());
+    };
+    let given = Target::waited(provider.provide(), signal).await??;
+    check_headers(&given)?;
+    Ok(given)
 }
 
 /// What `afterResponse` decided about an attempt, kept from the moment the

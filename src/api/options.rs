@@ -161,10 +161,7 @@ impl ClientOptions {
         Fut: Future + MaybeSend + 'static,
         Fut::Output: ProvidedHeaders,
     {
-        self.header_provider = Some(HeaderProvider::new(move || -> ProvidedFuture {
-            let future = provider();
-            Box::pin(async move { future.await.into_headers().map_err(Rejection::from) })
-        }));
+        self.header_provider = Some(boxed(provider));
         self
     }
 
@@ -254,6 +251,19 @@ impl ClientOptions {
     }
 }
 
+/// A header provider closure, boxed.
+fn boxed<F, Fut>(provider: F) -> HeaderProvider
+where
+    F: Fn() -> Fut + MaybeSendSync + 'static,
+    Fut: Future + MaybeSend + 'static,
+    Fut::Output: ProvidedHeaders,
+{
+    HeaderProvider::new(move || -> ProvidedFuture {
+        let future = provider();
+        Box::pin(async move { future.await.into_headers().map_err(Rejection::from) })
+    })
+}
+
 /// One call's options. `CallOptions::default()` has none.
 ///
 /// In a JS host (wasm32-unknown-unknown):
@@ -267,6 +277,7 @@ impl ClientOptions {
 /// let options = CallOptions::default()
 ///     .signal(controller.signal())
 ///     .timeout(Duration::from_secs(2))
+///     .retries(0)
 ///     .header("X-Request-Id", "42");
 /// client.count_users(&CountParams::default(), &options).await?;
 /// # Ok(()) }
@@ -281,8 +292,13 @@ pub struct CallOptions {
     pub signal: Option<AbortSignal>,
     /// Overrides the client's timeout for this call ([`Duration::ZERO`]: none).
     pub timeout: Option<Duration>,
+    /// Overrides the client's [`ClientOptions::retries`] for this call.
+    pub retries: Option<u32>,
     /// Merged over the client's headers (names case-insensitively).
     pub headers: HeaderList,
+    /// Called before every attempt of this call; its headers go over
+    /// [`CallOptions::headers`]. Default: none.
+    pub header_provider: Option<HeaderProvider>,
 }
 
 impl fmt::Debug for CallOptions {
@@ -292,7 +308,9 @@ impl fmt::Debug for CallOptions {
         shown.field("signal", &self.signal.is_some());
         shown
             .field("timeout", &self.timeout)
+            .field("retries", &self.retries)
             .field("headers", &secrets::shown(&self.headers))
+            .field("header_provider", &self.header_provider)
             .finish()
     }
 }
@@ -324,9 +342,28 @@ impl CallOptions {
         self
     }
 
+    /// This call's extra attempts after a retryable failure, instead of
+    /// the client's.
+    pub fn retries(mut self, retries: u32) -> Self {
+        self.retries = Some(retries);
+        self
+    }
+
     /// Adds a header, merged over the client's.
     pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
         self.headers.push((name.into(), value.into()));
+        self
+    }
+
+    /// A function called before every attempt of this call for headers
+    /// that go over the call's (as [`ClientOptions::header_provider`]).
+    pub fn header_provider<F, Fut>(mut self, provider: F) -> Self
+    where
+        F: Fn() -> Fut + MaybeSendSync + 'static,
+        Fut: Future + MaybeSend + 'static,
+        Fut::Output: ProvidedHeaders,
+    {
+        self.header_provider = Some(boxed(provider));
         self
     }
 }

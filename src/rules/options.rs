@@ -36,7 +36,7 @@ pub const CLIENT_KEYS: [&str; 9] = [
 /// The keys a `hooks` object may have.
 pub const HOOK_KEYS: [&str; 3] = ["beforeRequest", "afterResponse", "beforeRetry"];
 /// The keys a call's options object may have.
-pub const CALL_KEYS: [&str; 3] = ["signal", "timeoutMs", "headers"];
+pub const CALL_KEYS: [&str; 4] = ["signal", "timeoutMs", "retries", "headers"];
 
 /// The keys the one-shot functions' options object may have: the client's
 /// (less `baseUrl`, their first argument) and the call's, each once.

@@ -1,7 +1,9 @@
 //! When to try again, and how long to wait (the contract's "Retries").
 //!
 //! Retried: a `network` error, a `timeout`, and HTTP 408, 429, 500, 502,
-//! 503, 504. Never: `validation`, `aborted`, `api`, `decode`, other statuses.
+//! 503, 504. Never: `validation`, `aborted`, `api`, `decode`, other
+//! statuses, nor the `timeout` of the caller's own deadline (in a JS host,
+//! its signal's `TimeoutError`), which ends the call.
 //! The wait is exponential backoff with "equal jitter" (half fixed, half
 //! random: <https://aws.amazon.com/blogs/architecture/exponential-backoff-and-jitter/>),
 //! unless the answer carried a `Retry-After`, which wins, capped at
@@ -30,6 +32,14 @@ pub fn is_retryable(kind: ErrorKind, http_status: Option<u16>) -> bool {
         ErrorKind::Http => http_status.is_some_and(is_retryable_status),
         ErrorKind::Validation | ErrorKind::Aborted | ErrorKind::Api | ErrorKind::Decode => false,
     }
+}
+
+/// [`is_retryable`] for a failure as the caller is given it: `deadline`
+/// says that the caller's own deadline ended the call (a `timeout` whose
+/// cause is the caller's signal's `TimeoutError`), and then it is never
+/// retried: the call is over.
+pub fn is_retryable_failure(kind: ErrorKind, http_status: Option<u16>, deadline: bool) -> bool {
+    !deadline && is_retryable(kind, http_status)
 }
 
 /// The backoff before retry number `retry` (1 for the first), given a
@@ -116,6 +126,10 @@ mod tests {
         ] {
             assert!(!is_retryable(kind, Some(503)));
         }
+        assert!(is_retryable_failure(ErrorKind::Timeout, None, false));
+        assert!(!is_retryable_failure(ErrorKind::Timeout, None, true));
+        assert!(is_retryable_failure(ErrorKind::Http, Some(503), false));
+        assert!(!is_retryable_failure(ErrorKind::Http, Some(404), false));
     }
 
     #[test]

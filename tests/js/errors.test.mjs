@@ -2,7 +2,8 @@
 // the package in one process (the ES module and CommonJS entries, each with
 // its own instance of the glue; the manual loader in both formats; a copy
 // bundled by esbuild), for errors the client makes and errors built with the
-// constructor; and the constructor builds the fields it is given.
+// constructor; the constructor builds the fields it is given; and every copy's
+// isRetryable is the client's own retry rule.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -10,16 +11,16 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildSync } from "esbuild";
-import { pkg } from "../lib/harness.mjs";
+import { apiUrl, pkg } from "../lib/harness.mjs";
 
 const require = createRequire(join(pkg, "x.js"));
 const wasmBytes = readFileSync(join(pkg, "web/user_management_client_bg.wasm"));
 
-/** node.mjs bundled by esbuild into one file: a copy with its own glue and class. */
-async function bundled() {
+/** An entry (node.mjs) bundled by esbuild into one file: a copy with its own glue and class. */
+async function bundled(entry = "node.mjs") {
   const dir = mkdtempSync(join(tmpdir(), "umc-bundled-"));
   try {
-    writeFileSync(join(dir, "entry.mjs"), `export * from ${JSON.stringify(join(pkg, "node.mjs"))};\n`);
+    writeFileSync(join(dir, "entry.mjs"), `export * from ${JSON.stringify(join(pkg, entry))};\n`);
     buildSync({
       entryPoints: [join(dir, "entry.mjs")], outfile: join(dir, "bundle.mjs"), bundle: true,
       format: "esm", platform: "node", logLevel: "error",
@@ -117,4 +118,79 @@ test("the constructor refuses what is not a kind, and fields that are not an obj
   assert.throws(() => new UsersApiError("server", "HTTP 503"), says);
   assert.throws(() => new UsersApiError("validation", "bad active", "active"), says);
   assert.throws(() => new UsersApiError("http", "HTTP 503", null), says);
+});
+
+// A copy of the manual loader with a gate of its own, not given the .wasm yet.
+const uninitialised = await bundled("manual.js");
+
+/** The error a one-shot count of the fault `scenario` rejects with (`retries: 1`), and how many requests the server received. */
+async function faultCall(copy, scenario, options = {}) {
+  const base = `${apiUrl()}/faults/${scenario}/errors-${Math.random().toString(36).slice(2)}`;
+  const error = await copy.countUsers(base, {}, { retries: 1, timeoutMs: 2000, ...options }).then(
+    () => assert.fail(`${scenario} resolved`), (e) => e);
+  const { attempts } = await (await fetch(`${base}/attempts`)).json();
+  return { error, attempts };
+}
+
+test("every copy's isRetryable agrees with the client's own retries, for errors from any copy", async () => {
+  // Each fault route, and whether the client retries its failure.
+  const routes = [["busy", "http", true], ["html-500", "http", true], ["envelope-404", "http", false],
+    ["envelope-400", "http", false], ["status-403", "api", false], ["not-json", "decode", false]];
+  for (const [from, copy] of Object.entries(copies)) {
+    for (const [scenario, kind, retried] of routes) {
+      const { error, attempts } = await faultCall(copy, scenario);
+      assert.equal(error.kind, kind, `${scenario} from ${from}`);
+      assert.equal(attempts, retried ? 2 : 1, `${scenario} from ${from}`);
+      for (const [to, other] of Object.entries(copies)) {
+        assert.equal(other.isRetryable(error), retried, `${scenario} from ${from}, asked to ${to}`);
+      }
+    }
+  }
+  const copy = copies["node.cjs"];
+  const refused = await copy.countUsers("http://127.0.0.1:9", { active: "yes" }).catch((e) => e);
+  assert.equal(copy.isRetryable(refused), false, "validation");
+  const network = await copy.countUsers("http://127.0.0.1:9", {}, { retries: 0 }).catch((e) => e);
+  assert.equal(network.kind, "network");
+  assert.equal(copy.isRetryable(network), true, "network");
+  const deadline = await copy.countUsers(`${apiUrl()}/faults/held/errors-deadline`, {},
+    { signal: AbortSignal.timeout(100), retries: 2 }).catch((e) => e);
+  assert.equal(deadline.kind, "timeout");
+  assert.match(deadline.message, /^the caller's deadline passed/);
+  assert.equal(copy.isRetryable(deadline), false, "the caller's deadline");
+});
+
+test("isRetryable: a hand-made UsersApiError by the same rule, anything else false", () => {
+  for (const [name, { isRetryable, UsersApiError }] of Object.entries(copies)) {
+    for (const status of [408, 429, 500, 502, 503, 504]) {
+      assert.equal(isRetryable(new UsersApiError("http", `HTTP ${status}`, { httpStatus: status })), true, `${name}: ${status}`);
+    }
+    for (const status of [400, 401, 404, 501]) {
+      assert.equal(isRetryable(new UsersApiError("http", `HTTP ${status}`, { httpStatus: status })), false, `${name}: ${status}`);
+    }
+    for (const kind of ["network", "timeout"]) assert.equal(isRetryable(new UsersApiError(kind, "x")), true, `${name}: ${kind}`);
+    for (const kind of ["validation", "aborted", "api", "decode"]) {
+      assert.equal(isRetryable(new UsersApiError(kind, "x", { httpStatus: 503 })), false, `${name}: ${kind}`);
+    }
+    for (const value of [new Error("HTTP 503"), { name: "UsersApiError", kind: "http", httpStatus: 503 }, null, undefined, 503, "http"]) {
+      assert.equal(isRetryable(value), false, `${name}: ${String(value)}`);
+    }
+  }
+});
+
+test("isRetryable before the manual loader has the .wasm: only what needs no rule", async () => {
+  const { isRetryable, UsersApiError, countUsers, init } = uninitialised;
+  assert.equal(isRetryable(new Error("HTTP 503")), false);
+  assert.equal(isRetryable(undefined), false);
+  // The loader's own refusal is a validation error: never retried.
+  const refusal = await countUsers("http://127.0.0.1:9").catch((e) => e);
+  assert.equal(refusal.param, "init");
+  assert.equal(isRetryable(refusal), false);
+  // Any other UsersApiError needs the rule, which is the .wasm's: it throws rather than guess.
+  const says = (error) => error instanceof UsersApiError && error.kind === "validation" && error.param === "init"
+    && /the \.wasm is not loaded/.test(error.message);
+  assert.throws(() => isRetryable(new UsersApiError("http", "HTTP 503", { httpStatus: 503 })), says);
+  assert.throws(() => isRetryable(new UsersApiError("validation", "x", { param: "active" })), says);
+  await init(wasmBytes);
+  assert.equal(isRetryable(new UsersApiError("http", "HTTP 503", { httpStatus: 503 })), true);
+  assert.equal(isRetryable(refusal), false);
 });

@@ -16,8 +16,12 @@ import {
   type ListEnvelope,
   type ListParams,
   type Envelope,
+  type HeadersLike,
   type HeadersOption,
   type UsersApiErrorKind,
+  type UsersApiErrorBase,
+  type UsersApiErrorFields,
+  isRetryable,
   type Hooks,
   type AttemptInfo,
   type ResponseInfo,
@@ -40,7 +44,11 @@ export async function uses(signal: AbortSignal): Promise<number> {
 
   const refresh: HeadersOption = async () => ({ Authorization: "Bearer t" });
   const fixed: HeadersOption = { "X-Tenant": "a" };
-  // The DOM's HeadersInit stays the DOM's: a Headers object is one, not a HeadersOption.
+  // Headers as fetch takes them: a record, a Headers object, [name, value] pairs, and a
+  // function returning any of them.
+  const forms: HeadersLike[] = [{ "x-a": "1" }, new Headers({ "x-a": "1" }), [["x-a", "1"]]];
+  const returning: HeadersOption[] = [() => new Headers(), async () => [["x-a", "1"]], ...forms];
+  // The DOM's HeadersInit stays the DOM's (it also takes other iterables).
   const dom: HeadersInit = new Headers();
   const options: ClientOptions = {
     baseUrl: "https://api.example.com/v2/",
@@ -64,7 +72,11 @@ export async function uses(signal: AbortSignal): Promise<number> {
   // free() and Symbol.dispose release the wasm side.
   byUrl.free();
   const dispose: () => void = client[Symbol.dispose];
-  void [page, untyped, dom, dispose, firstName];
+  await client.countUsers({}, { headers: new Headers({ "x-a": "1" }), retries: 0 });
+  await countUsers("http://x", {}, { headers: async () => [["x-a", "1"]], retries: 0, signal });
+  await client.listUsers({}, { headers: [["x-a", "1"]], retries: 4 });
+  new UsersClient({ baseUrl: "http://x", headers: () => new Headers({ "x-a": "1" }) });
+  void [page, untyped, dom, dispose, firstName, returning];
 
   try {
     await client.countUsers({ active: "all" });
@@ -79,8 +91,46 @@ export async function uses(signal: AbortSignal): Promise<number> {
         [err.param, err.status, err.httpStatus, err.body, err.cause];
       const isError: Error = err;
       void [kind, name, details, isError];
+      // The union narrows by kind.
+      if (err.kind === "http") {
+        const httpStatus: number = err.httpStatus;
+        const status: number | undefined = err.status;
+        void [httpStatus, status];
+      } else if (err.kind === "validation") {
+        const param: string = err.param;
+        void param;
+      } else if (err.kind === "api") {
+        const status: number = err.status;
+        void status;
+      } else if (err.kind === "network") {
+        // @ts-expect-error: a network error has no HTTP status to count on
+        const httpStatus: number = err.httpStatus;
+        void httpStatus;
+      }
+      switch (err.kind) {
+        case "http": { const n: number = err.httpStatus; void n; break; }
+        case "timeout": {
+          // @ts-expect-error: only validation errors are sure to name a param
+          const param: string = err.param;
+          void param;
+          break;
+        }
+        case "decode": {
+          // @ts-expect-error: only api errors are sure to carry an envelope's status
+          const status: number = err.status;
+          void status;
+          break;
+        }
+      }
     }
+    // The client's own retry rule, for query libraries: anything may be asked.
+    const retry: boolean = isRetryable(err);
+    void retry;
   }
+  const retryable: boolean[] = [isRetryable(new Error("x")), isRetryable(undefined), isRetryable("503")];
+  void retryable;
+  // @ts-expect-error: before narrowing, httpStatus may be missing
+  ((e: UsersApiError): number => e.httpStatus);
 
   // @ts-expect-error: "yes" is not an Active value
   await countUsers("http://x", { active: "yes" });
@@ -92,12 +142,14 @@ export async function uses(signal: AbortSignal): Promise<number> {
   new UsersClient({ baseUrl: "http://x", paramsIn: "json" });
   // @ts-expect-error: the one-shot forms take no baseUrl option
   await listUsers("http://x", {}, { baseUrl: "http://y" });
-  // @ts-expect-error: call options carry no retries
-  await client.countUsers({}, { retries: 3 });
+  // @ts-expect-error: retries is a number
+  await client.countUsers({}, { retries: "3" });
   // @ts-expect-error: query is a string
   await client.listUsers({ query: 5 });
-  // @ts-expect-error: a Headers object is the DOM's HeadersInit, not a HeadersOption
-  new UsersClient({ baseUrl: "http://x", headers: new Headers() });
+  // @ts-expect-error: a pair is a name and a value
+  new UsersClient({ baseUrl: "http://x", headers: [["x-a"]] });
+  // @ts-expect-error: header values are strings
+  await client.countUsers({}, { headers: { "x-a": 1 } });
   // @ts-expect-error: the list's result is unknown until the caller names it
   (await client.listUsers()).result.users;
 
@@ -107,7 +159,19 @@ export async function uses(signal: AbortSignal): Promise<number> {
     param: "active", status: 400, httpStatus: 200, body: { status: 400 }, cause: new Error("x") });
   const bare: Error = new UsersApiError("network", "offline");
   const mockKind: UsersApiErrorKind = mock.kind;
-  void [full, bare, mockKind];
+  // A constructed error has the kind and the fields given: it is a UsersApiError where its
+  // kind's fields were given, and narrows as one.
+  const typed: UsersApiError[] = [mock, full, new UsersApiError("network", "offline"), new UsersApiError("api", "no", { status: 404 })];
+  const mockStatus: 503 | number = mock.httpStatus;
+  const fields: UsersApiErrorFields = { httpStatus: 503 };
+  const general: UsersApiErrorBase = new UsersApiError("decode", "not JSON", fields);
+  // A subclass, as tests make for mocks.
+  class MockError extends UsersApiError {}
+  const sub: UsersApiErrorBase = new MockError("timeout", "slow");
+  void [full, bare, mockKind, typed, mockStatus, general, sub];
+  // @ts-expect-error: an http error made without its httpStatus is no UsersApiError to narrow
+  const unsure: UsersApiError = new UsersApiError("http", "HTTP 503");
+  void unsure;
   // @ts-expect-error: the first argument is the kind, not the message
   new UsersApiError("HTTP 503");
   // @ts-expect-error: not a kind
@@ -155,7 +219,7 @@ export async function uses(signal: AbortSignal): Promise<number> {
 // other type) accepts `any`, so the checks above cannot see one: IsAny<T>
 // is true exactly for `any` (only `any` makes `1 & T` accept 0), and
 // AnyIn<T> looks for it in T's properties, parameters and results, a few
-// levels down. The DOM's own types (AbortSignal, fetch) are not ours and
+// levels down. The DOM's own types (AbortSignal, Headers, fetch) are not ours and
 // stop the search.
 type IsAny<T> = 0 extends 1 & T ? true : false;
 type Expect<T extends true> = T;
@@ -163,7 +227,7 @@ type Next<D extends unknown[]> = [...D, 0];
 type AnyIn<T, D extends unknown[] = []> =
   IsAny<T> extends true ? true
   : D["length"] extends 6 ? false
-  : T extends AbortSignal | typeof fetch ? false
+  : T extends AbortSignal | Headers | typeof fetch ? false
   : T extends abstract new (...args: infer A) => infer R ? AnyIn<A[number], Next<D>> | AnyIn<R, Next<D>>
   : T extends (...args: infer A) => infer R ? AnyIn<A[number], Next<D>> | AnyIn<R, Next<D>>
   : T extends PromiseLike<infer V> ? AnyIn<V, Next<D>>
@@ -205,6 +269,10 @@ type Exported = [
   Expect<NoAny<ListParams>>,
   Expect<NoAny<Envelope<unknown>>>,
   Expect<NoAny<HeadersOption>>,
+  Expect<NoAny<HeadersLike>>,
+  Expect<NoAny<typeof isRetryable>>,
+  Expect<NoAny<UsersApiErrorBase>>,
+  Expect<NoAny<UsersApiErrorFields>>,
   Expect<NoAny<UsersApiErrorKind>>,
   Expect<NoAny<Hooks>>,
   Expect<NoAny<AttemptInfo>>,

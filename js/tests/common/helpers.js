@@ -209,7 +209,9 @@ export function hostileCases() {
   for (const v of ["fetch", {}, null, 5]) add(`fetch=${describe(v)}`, "fetch", { options: { fetch: v } });
   for (const v of [{}, "signal", true, { aborted: false }, null]) add(`signal=${describe(v)}`, "signal", { options: { signal: v } });
   for (const h of [{ "bad name": "x" }, { "": "x" }, { "x:y": "z" }, { "é": "x" }, { x: "a\r\nInjected: 1" }, { x: "a\nb" },
-    { x: "a\rb" }, { x: "a\0b" }, { x: "\u0100" }, { x: "☃" }, { x: lone }, { x: 5 }, { x: null }, { x: {} }, "Authorization: x", [["x", "y"]], 5]) {
+    { x: "a\rb" }, { x: "a\0b" }, { x: "\u0100" }, { x: "☃" }, { x: lone }, { x: 5 }, { x: null }, { x: {} }, "Authorization: x", 5,
+    // [name, value] pairs are headers too, held to the same rules.
+    [["x"]], [["x", "y", "z"]], ["x"], [["bad name", "x"]], [["x", "a\nb"]], [["x", 5]], [[5, "x"]]]) {
     add(`headers=${describe(h)}`, "headers", { options: { headers: h } });
     add(`headers from a provider=${describe(h)}`, "headers", { options: { headers: async () => h } });
   }
@@ -517,3 +519,34 @@ export function hangingHooks() {
   const hanging = { calls: 0, hooks: { beforeRequest: () => { hanging.calls += 1; return new Promise(() => {}); } } };
   return hanging;
 }
+// For idioms.rs: a caller's deadline, headers in the forms fetch takes, and
+// the errors isRetryable is asked about.
+
+/** `AbortSignal.timeout(ms)`. */
+export function timeoutSignal(ms) { return AbortSignal.timeout(ms); }
+/** `AbortSignal.any([AbortSignal.timeout(ms), a signal that never aborts])`, or null where the host has no `AbortSignal.any`. */
+export function anyTimeoutSignal(ms) {
+  return typeof AbortSignal.any == "function" ? AbortSignal.any([AbortSignal.timeout(ms), new AbortController().signal]) : null;
+}
+/** A `Headers` object made from `init`. */
+export function headersObject(init) { return new Headers(init); }
+/** A function returning `value`, and one returning a promise of it. */
+export function returning(value) { return () => value; }
+export function resolvingTo(value) { return async () => value; }
+/** Hooks whose beforeRetry counts its calls (`retriesCounted(hooks)`). */
+export function countingRetries() {
+  const beforeRetry = () => { beforeRetry.count += 1; };
+  beforeRetry.count = 0;
+  return { beforeRetry };
+}
+export function retriesCounted(hooks) { return hooks.beforeRetry.count; }
+/** A new UsersApiError made with the class of `like` (an error a call rejected with). */
+export function madeLike(like, kind, message, fields) { return new like.constructor(kind, message, fields); }
+/** Values that are no UsersApiError, however they look. */
+export function notUsersApiErrors() {
+  return [undefined, null, 503, "http", new Error("HTTP 503"), new TypeError("fetch failed"),
+    { kind: "http", httpStatus: 503, name: "UsersApiError" }, { kind: "network" },
+    Object.assign(new Error("x"), { kind: "timeout" })];
+}
+/** The header `name` as the echo fault route saw it. */
+export function echoedHeader(envelope, name) { return envelope.result.headers[name]; }

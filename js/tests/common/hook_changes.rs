@@ -226,3 +226,25 @@ async fn rust_hooks_give_headers_and_ask_for_the_attempt_again() {
     );
     assert_eq!(call_count(&fake), 2);
 }
+
+#[wasm_bindgen_test]
+async fn a_calls_headers_function_is_called_before_every_attempt() {
+    let fake = scripted(&format!("[{BUSY},{}]", ok_step(2)));
+    let provider = counting_provider(&js(r#"{"x-call":"c-{n}"}"#));
+    let client = UsersClient::new(with_fake(
+        &fake,
+        &[
+            ("baseUrl", &FAKE.into()),
+            ("headers", &js(r#"{"x-call":"client","x-client":"k"}"#)),
+        ],
+    ))
+    .unwrap();
+    let options = obj(&[("headers", &provider)]);
+    resolves(client.count_users(JsValue::UNDEFINED, options)).await;
+    assert_eq!(call_count(&fake), 2);
+    for (i, id) in ["c-1", "c-2"].into_iter().enumerate() {
+        let sent = call(&fake, i as u32);
+        assert_eq!(header(&sent, "x-call").as_deref(), Some(id));
+        assert_eq!(header(&sent, "x-client").as_deref(), Some("k"));
+    }
+}

@@ -13,12 +13,15 @@ use js_sys::{Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-pub use user_management_client_js::{count_users, list_users, JsUsersClient as UsersClient};
+pub use user_management_client_js::{
+    count_users, is_retryable, list_users, JsUsersClient as UsersClient,
+};
 
 mod faults;
 mod hook_changes;
 mod hooks;
 mod hostile;
+mod idioms;
 mod never_settles;
 mod requests;
 mod responses;

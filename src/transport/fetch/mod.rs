@@ -189,7 +189,10 @@ fn settle(
     secrets: &[String],
 ) -> Result<JsValue, Failed> {
     if is_aborted(signal) {
-        return Err(aborted(signal).into());
+        return Err(Failed {
+            rejection: aborted(signal),
+            retry: Retry::Never,
+        });
     }
     match outcome {
         Ok(answer) => {
@@ -201,7 +204,7 @@ fn settle(
         }
         Err(failure) => {
             let retry = match failure {
-                Failure::NoFetch | Failure::NotAResponse(_) => Retry::Never,
+                Failure::Aborted | Failure::NoFetch | Failure::NotAResponse(_) => Retry::Never,
                 _ => Retry::AsTheRuleSays(None),
             };
             Err(Failed {
@@ -212,13 +215,31 @@ fn settle(
     }
 }
 
-/// The `aborted` error, carrying the signal's reason.
+/// The error of a call its signal ended, carrying the signal's reason:
+/// `timeout` when that reason is a `TimeoutError` (`AbortSignal.timeout`,
+/// alone or in `AbortSignal.any`: the caller's deadline passed), else
+/// `aborted`.
 fn aborted(signal: Option<&AbortSignal>) -> Rejection {
-    let error = Error::new(ErrorKind::Aborted, "the call was aborted by its signal");
-    match signal.and_then(|s| js_sys::Reflect::get(s, &"reason".into()).ok()) {
+    let reason = signal.and_then(|s| js_sys::Reflect::get(s, &"reason".into()).ok());
+    let error = match &reason {
+        Some(reason) if is_timeout_error(reason) => Error::new(
+            ErrorKind::Timeout,
+            "the caller's deadline passed: the call's signal timed out",
+        ),
+        _ => Error::new(ErrorKind::Aborted, "the call was aborted by its signal"),
+    };
+    match reason {
         Some(reason) => Rejection::caused(error, reason),
         None => error.into(),
     }
+}
+
+/// Whether a signal's reason is a `TimeoutError` (a getter that throws
+/// says no). The JS layer's `isRetryable` asks it of a `timeout`'s cause.
+pub fn is_timeout_error(reason: &JsValue) -> bool {
+    reason.is_object()
+        && js_sys::Reflect::get(reason, &"name".into())
+            .is_ok_and(|name| name.as_string().as_deref() == Some("TimeoutError"))
 }
 
 /// The error of an attempt that had no answer.
