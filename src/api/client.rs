@@ -18,7 +18,7 @@ use serde::de::DeserializeOwned;
 use crate::api::hooks::{AttemptInfo, HookReturn, ResponseAction, ResponseInfo, RetryInfo};
 use crate::api::options::{CallOptions, ClientOptions};
 use crate::error::Error;
-use crate::host::provider::{HeaderList, HeaderProvider};
+use crate::host::provider::HeaderList;
 use crate::host::{Rejection, Signal};
 use crate::model::{Count, CountParams, Envelope, ListParams, Operation};
 use crate::rules::headers::{merge_headers, Resolved};
@@ -327,9 +327,16 @@ impl UsersClient {
                 return Ok(prepared.clone());
             }
         }
-        let signal = options.abort_signal();
-        let provided = provide(client.header_provider.as_ref(), signal).await?;
-        let call = provide(options.header_provider.as_ref(), signal).await?;
+        // The client's provider, then the call's: one wait for either.
+        let mut provided = [HeaderList::new(), HeaderList::new()];
+        let providers = [&client.header_provider, &options.header_provider];
+        for (given, provider) in provided.iter_mut().zip(providers) {
+            if let Some(provider) = provider {
+                *given = Target::waited(provider.provide(), options.abort_signal()).await??;
+                check_headers(given)?;
+            }
+        }
+        let [provided, call] = provided;
         let call = merge_headers(&options.headers, &call);
         let resolved = Resolved::new(&client.headers, &provided, &call, client.params_in);
         Ok(Target::headers(resolved))
@@ -357,20 +364,6 @@ impl UsersClient {
             asked.keep(decided);
         }
     }
-}
-
-/// What `provider` (if any) gives an attempt, checked; its wait ends when
-/// `signal` aborts.
-async fn provide(
-    provider: Option<&HeaderProvider>,
-    signal: Option<&Signal>,
-) -> Result<HeaderList, Rejection> {
-    let Some(provider) = provider else {
-        return Ok(HeaderList::new());
-    };
-    let given = Target::waited(provider.provide(), signal).await??;
-    check_headers(&given)?;
-    Ok(given)
 }
 
 /// What `afterResponse` decided about an attempt, kept from the moment the
