@@ -275,8 +275,8 @@ bench: $(PKG)
 ## errors, options, the host layer, the plain and native transports) against
 ## the unit tests and every native integration test (tests/native*.rs, the
 ## reference server built first beside them); `loop` (src/api/client.rs,
-## src/api/hooks.rs) against the unit tests, tests/native_client.rs and
-## tests/native.rs; `rules` (src/rules/) against the unit tests. Cheap
+## src/api/hooks/) against the unit tests, tests/native_client.rs,
+## tests/native.rs and tests/native_hooks.rs; `rules` (src/rules/) against the unit tests. Cheap
 ## settings for a 2-core machine: one job, the `mutants` profile (no debug
 ## info, the library at opt-level 1), and one target directory for every
 ## copy, so the dependencies build once. What it leaves out (the property

@@ -52,8 +52,9 @@ for group in "${groups[@]}"; do
       --cargo-arg=--test=native_client --cargo-arg=--test=native --cargo-arg=--test=native_limits \
       --cargo-arg=--test=native_tls --output target/mutants-report/rest ;;
     rules) mutants --timeout 60 --file 'src/rules/**' --output target/mutants-report/rules ;;
-    loop) mutants --timeout 120 --file src/api/client.rs --file src/api/hooks.rs \
-      --cargo-arg=--test=native_client --cargo-arg=--test=native --output target/mutants-report/loop ;;
+    loop) mutants --timeout 120 --file src/api/client.rs --file 'src/api/hooks/**' \
+      --cargo-arg=--test=native_client --cargo-arg=--test=native --cargo-arg=--test=native_hooks \
+      --output target/mutants-report/loop ;;
     *) echo "usage: $0 [rest | loop | rules]..." >&2; exit 2 ;;
   esac
   judge $? "$group"
