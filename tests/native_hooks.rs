@@ -206,3 +206,22 @@ async fn headers_from_before_request_are_checked_and_a_bad_one_sends_nothing() {
         assert_eq!(server.recorded("ok", key, "attempts").await, 0, "{key}");
     }
 }
+
+#[tokio::test]
+async fn an_answer_over_the_body_limit_is_never_made_again_even_when_a_hook_asks() {
+    let server = server();
+    let options = ClientOptions::new(format!("{}/faults/endless/native-limit", server.url))
+        .max_body_bytes(1024)
+        .retries(3)
+        .hooks(Hooks::default().after_response(|_| ResponseAction::Retry));
+    let error = UsersClient::new(options)
+        .expect("client")
+        .count_users(&CountParams::default(), &CallOptions::default())
+        .await
+        .expect_err("over the limit");
+    assert_eq!(error.kind(), ErrorKind::Decode, "{error}");
+    assert_eq!(
+        server.recorded("endless", "native-limit", "attempts").await,
+        1
+    );
+}

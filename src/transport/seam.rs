@@ -41,12 +41,13 @@ pub(crate) struct Failed {
 pub(crate) enum Retry {
     /// What the retry rule says, given the answer's `Retry-After`, if any.
     AsTheRuleSays(Option<String>),
-    /// Nothing: the caller's signal ended the call (an abort, or the
-    /// caller's deadline: the call is over, whatever the error's kind), or
-    /// a setup error (the host has no `fetch`, or it answered something
-    /// that is not a response; natively a tokio runtime without the driver
-    /// the HTTP client needs), which every attempt would meet.
-    #[cfg_attr(all(target_arch = "wasm32", target_os = "wasi"), allow(dead_code))]
+    /// Nothing, not even where a hook asks: the caller's signal ended the
+    /// call (an abort, or the caller's deadline: the call is over, whatever
+    /// the error's kind), a setup error (the host has no `fetch`, or it
+    /// answered something that is not a response; natively a tokio runtime
+    /// without the driver the HTTP client needs), which every attempt would
+    /// meet, or an answer whose body is over its limit, which is never
+    /// retried.
     Never,
 }
 

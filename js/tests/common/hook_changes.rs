@@ -248,3 +248,17 @@ async fn a_calls_headers_function_is_called_before_every_attempt() {
         assert_eq!(header(&sent, "x-client").as_deref(), Some("k"));
     }
 }
+
+#[wasm_bindgen_test]
+async fn an_answer_over_the_body_limit_is_never_made_again_even_when_a_hook_asks() {
+    let fake = scripted(&format!(r#"[{{"body":{:?}}}]"#, "x".repeat(2_000)));
+    let hooks = js_hooks("afterResponse", "() => ({ retry: true })");
+    let options = [
+        ("maxBodyBytes", &JsValue::from(100)),
+        ("retries", &JsValue::from(3)),
+        ("hooks", &hooks),
+    ];
+    let r = rejects(fake_count(&fake, "{}", &options)).await;
+    assert_eq!(r.kind, "decode", "{}", r.message);
+    assert_eq!(call_count(&fake), 1);
+}

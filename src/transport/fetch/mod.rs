@@ -205,6 +205,8 @@ fn settle(
         Err(failure) => {
             let retry = match failure {
                 Failure::Aborted | Failure::NoFetch | Failure::NotAResponse(_) => Retry::Never,
+                // A body over its limit, which no attempt is made again for.
+                Failure::Bound(ref error) if error.kind() == ErrorKind::Decode => Retry::Never,
                 _ => Retry::AsTheRuleSays(None),
             };
             Err(Failed {

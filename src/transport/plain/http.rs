@@ -10,7 +10,7 @@ use std::time::Duration;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use crate::host::{Rejection, Signal};
 use crate::model::{Envelope, Operation, ParamsIn};
 use crate::rules::headers::Resolved;
@@ -124,7 +124,14 @@ impl<H: Http> Transport for H {
         operation: Operation,
         secrets: &[String],
     ) -> Result<String, Failed> {
-        let answer = outcome?;
+        let answer = outcome.map_err(|mut failed| {
+            // The only `decode` error before the answer is judged: a body
+            // over its limit, which no attempt is made again for.
+            if failed.rejection.error.kind() == ErrorKind::Decode {
+                failed.retry = Retry::Never;
+            }
+            failed
+        })?;
         let retry_after = answer.retry_after.clone();
         answer::judge(answer, operation, secrets).map_err(|error| Failed {
             rejection: error.into(),
