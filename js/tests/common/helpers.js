@@ -466,3 +466,17 @@ export function withoutGlobalFetch(start) {
   promise.then(restore, restore);
   return { promise, attempts };
 }
+
+/**
+ * A `fetch` that passes every request on to the platform's `fetch` and
+ * records it as `fakeFetch` does (its URL and body), so that a test can count
+ * the requests a call made to the reference server.
+ */
+export function countingFetch() {
+  const calls = [];
+  const fetch = (url, init) => {
+    calls.push({ url, body: init.body });
+    return globalThis.fetch(url, init);
+  };
+  return { fetch, calls };
+}

@@ -19,6 +19,7 @@ mod faults;
 mod hooks;
 mod hostile;
 mod never_settles;
+mod pages;
 mod requests;
 mod responses;
 mod retries;
