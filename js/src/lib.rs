@@ -63,25 +63,13 @@ impl JsUsersClient {
     /// `countUsers(params?, options?)`: `POST {baseUrl}/api/users/count`.
     #[wasm_bindgen(js_name = countUsers)]
     pub fn count_users(&self, params: JsValue, options: JsValue) -> Promise {
-        let call = read::call_options(&options);
-        start(
-            Operation::Count,
-            call.map(|call| (self.client.clone(), call)),
-            &params,
-            None,
-        )
+        self.call(Operation::Count, &params, &options, None)
     }
 
     /// `listUsers(params?, options?)`: `POST {baseUrl}/api/users`.
     #[wasm_bindgen(js_name = listUsers)]
     pub fn list_users(&self, params: JsValue, options: JsValue) -> Promise {
-        let call = read::call_options(&options);
-        start(
-            Operation::List,
-            call.map(|call| (self.client.clone(), call)),
-            &params,
-            None,
-        )
+        self.call(Operation::List, &params, &options, None)
     }
 
     /// One page of `listPages(params?, options?)` (the gate's async
@@ -91,12 +79,27 @@ impl JsUsersClient {
     /// where the walk goes next (`page` 0: nowhere).
     #[wasm_bindgen(js_name = listPage)]
     pub fn list_page(&self, params: JsValue, options: JsValue, page: f64, seen: f64) -> Promise {
-        let call = read::call_options(&options);
+        self.call(Operation::List, &params, &options, Some((page, seen)))
+    }
+}
+
+impl JsUsersClient {
+    /// A call of this client with the call's options object: the methods'
+    /// one body.
+    #[inline(never)]
+    fn call(
+        &self,
+        operation: Operation,
+        params: &JsValue,
+        options: &JsValue,
+        page: Option<(f64, f64)>,
+    ) -> Promise {
+        let call = read::call_options(options);
         start(
-            Operation::List,
+            operation,
             call.map(|call| (self.client.clone(), call)),
-            &params,
-            Some((page, seen)),
+            params,
+            page,
         )
     }
 }
