@@ -54,7 +54,6 @@ fn read_page(result: &JsValue) -> Result<PageView, Error> {
     let users = field("users");
     let users = Array::is_array(&users).then(|| u64::from(users.unchecked_ref::<Array>().length()));
     PageView::check(
-        Value::of(result) == Value::Object,
         users,
         field("totalUsers").as_f64(),
         field("pageSize").as_f64(),

@@ -30,13 +30,13 @@ pub struct PageView {
 }
 
 impl PageView {
-    /// Checks a page's result from what a transport read of it: whether
-    /// it is an object, the length of its `users` where that is an array,
-    /// and its `totalUsers` and `pageSize` where they are numbers. A result
-    /// that is not a page (no `users` array, no whole `totalUsers` from 0
-    /// to 2^53 - 1) is a `decode` error saying what the walk needs.
+    /// Checks a page's result from what a transport read of it: the
+    /// length of its `users` where that is an array, and its `totalUsers`
+    /// and `pageSize` where they are numbers (a result that is not an
+    /// object has none of them). A result that is not a page (no `users`
+    /// array, no whole `totalUsers` from 0 to 2^53 - 1) is a `decode` error
+    /// saying what the walk needs.
     pub fn check(
-        object: bool,
         users: Option<u64>,
         total_users: Option<f64>,
         page_size: Option<f64>,
@@ -46,8 +46,8 @@ impl PageView {
             n.filter(|&n| is_whole(n) && (least..=MAX_SAFE_INTEGER).contains(&n))
                 .map(|n| n as u64)
         };
-        match (object, users, whole_from(total_users, 0.0)) {
-            (true, Some(users), Some(total_users)) => Ok(PageView {
+        match (users, whole_from(total_users, 0.0)) {
+            (Some(users), Some(total_users)) => Ok(PageView {
                 users,
                 total_users,
                 page_size: whole_from(page_size, 1.0),
@@ -72,13 +72,7 @@ impl PageView {
             .get("users")
             .and_then(serde_json::Value::as_array)
             .map(|users| users.len() as u64);
-        PageView::check(
-            result.is_object(),
-            users,
-            number("totalUsers"),
-            number("pageSize"),
-            naming,
-        )
+        PageView::check(users, number("totalUsers"), number("pageSize"), naming)
     }
 }
 
@@ -142,7 +136,7 @@ impl Walk {
         // In f64, as JS counts: the pages before this one may hold more
         // users than u64 does.
         let position = size.map_or(0.0, |size| {
-            (self.page - 1) as f64 * size as f64 + page.users as f64
+            self.page.saturating_sub(1) as f64 * size as f64 + page.users as f64
         });
         let total = page.total_users as f64;
         let reached = seen >= page.total_users || position >= total;
