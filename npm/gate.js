@@ -1,5 +1,6 @@
 // The gate every entry exports: countUsers, listUsers, isRetryable and
-// UsersClient in front of the wasm-bindgen glue. An entry that loads the .wasm in the
+// UsersClient (its listPages an async generator over the glue's listPage)
+// in front of the wasm-bindgen glue. An entry that loads the .wasm in the
 // background hands the load to load(): until it settles, calls wait for it
 // and `new UsersClient` returns a client that waits too. Once the glue's
 // exports are given to open(), every call goes through to them. Without a
@@ -93,12 +94,12 @@ export function isRetryable(error) {
 const inner = new WeakMap();
 
 /** The call `name` on `client`'s glue client, once there is one. */
-function call(client, name, params, options) {
+function call(client, name, ...args) {
   const glue = inner.get(client);
   if (!glue) {
     return Promise.reject(made("this UsersClient was freed: make a new one to call the API", { param: "client" }));
   }
-  return glue.then ? glue.then(() => call(client, name, params, options)) : glue[name](params, options);
+  return glue.then ? glue.then(() => call(client, name, ...args)) : glue[name](...args);
 }
 
 /**
@@ -123,6 +124,16 @@ export class UsersClient {
   countUsers(params, options) { return call(this, "countUsers", params, options); }
 
   listUsers(params, options) { return call(this, "listUsers", params, options); }
+
+  // One list call per page, each with the params as they are then; the
+  // glue says where the walk goes next (page 0: it is over).
+  async *listPages(params, options) {
+    let page = 0, seen = 0, envelope;
+    do {
+      [envelope, page, seen] = await call(this, "listPage", params, options, page, seen);
+      yield envelope;
+    } while (page);
+  }
 
   free() {
     const glue = inner.get(this);

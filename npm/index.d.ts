@@ -6,12 +6,16 @@
 export type Active = "all" | "true" | "false";
 
 export interface CountParams { query?: string; active?: Active | boolean }
-export interface ListParams  { query?: string; active?: Active | boolean; [param: string]: unknown }
+export interface ListParams  { query?: string; active?: Active | boolean; page?: number; pageSize?: number; [param: string]: unknown }
 
 export interface Envelope<T> { status: number; result: T }
 export interface CountResult { totalUsers: number }
 export type CountEnvelope = Envelope<CountResult>;
 export type ListEnvelope  = Envelope<unknown>;
+// The reference server's page (openapi/): the spec does not show the list's shape, so
+// listUsers stays generic; listPages needs `users` and `totalUsers` in each result.
+export interface User { id: number; [field: string]: unknown }
+export interface UserPage { users: User[]; totalUsers: number; page: number; pageSize: number }
 
 export type ParamsIn = "body" | "query" | "form";
 // Headers as fetch takes them: a record, a Headers object or [name, value] pairs.
@@ -63,6 +67,9 @@ export class UsersClient {
   countUsers(params?: CountParams, options?: CallOptions): Promise<CountEnvelope>;
   // The list's result shape is not in the spec: the caller may name it (as ky's json<T>()).
   listUsers<T = unknown>(params?: ListParams, options?: CallOptions): Promise<Envelope<T>>;
+  // Every page from params.page (default 1): stops after a page with fewer than pageSize
+  // users, an empty page, or when totalUsers is reached; `break` stops fetching.
+  listPages<T extends UserPage = UserPage>(params?: ListParams, options?: CallOptions): AsyncIterable<Envelope<T>>;
   free(): void;                // releases the wasm side at once (else the GC does); twice is harmless;
                                // a later call rejects with a UsersApiError (kind "validation", param "client") saying so
   [Symbol.dispose](): void;    // the same, for `using client = new UsersClient(...)`

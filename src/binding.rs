@@ -11,7 +11,9 @@ use wasm_bindgen::JsValue;
 
 #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 pub use crate::host::{failure_detail, Rejection};
-pub use crate::rules::{envelope, headers, http_date, options, params, retry, secrets, value};
+pub use crate::rules::{
+    envelope, headers, http_date, options, pages, params, retry, secrets, value,
+};
 #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 pub use crate::transport::fetch::answer::parse_json;
 #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]

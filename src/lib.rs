@@ -112,5 +112,6 @@ pub use error::{Cause, Error, ErrorKind};
 pub use host::provider::{HeaderList, HeaderProvider, ProvidedHeaders};
 pub use host::{MaybeSend, MaybeSendSync};
 pub use model::{
-    Active, Count, CountParams, Credentials, Envelope, ListParams, Operation, ParamsIn,
+    Active, Count, CountParams, Credentials, Envelope, ListParams, Operation, ParamsIn, User,
+    UserPage,
 };

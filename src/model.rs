@@ -1,7 +1,8 @@
 //! The data model, shared by the Rust API and the JS layer: what a call
 //! sends ([`CountParams`], [`ListParams`]) and what it gets back
-//! ([`Envelope`], [`Count`]). serde types with camelCase wire names, so
-//! that serde-wasm-bindgen moves them across the JS boundary.
+//! ([`Envelope`], [`Count`], and the reference server's [`UserPage`]).
+//! serde types with camelCase wire names, so that serde-wasm-bindgen moves
+//! them across the JS boundary.
 //!
 //! The enums' wire names are written once each, in their [`Wire`] impl's
 //! `match`; each derives `Deserialize` as a name (`variant_identifier`,
@@ -193,6 +194,45 @@ pub struct Envelope<T> {
 pub struct Count {
     /// How many users match.
     pub total_users: u64,
+}
+
+/// A user as the reference server (`server/`, `openapi/`) lists it. The
+/// spec does not show a user's fields: `id` is the one a page needs, and
+/// every other field (the reference server's `username`, `phone`,
+/// `active`, `createdAt`) is in [`User::fields`], by its wire name.
+///
+/// ```
+/// use serde_json::json;
+/// use user_management_client::User;
+///
+/// let user: User = serde_json::from_value(json!({ "id": 7, "username": "ann" })).unwrap();
+/// assert_eq!(user.id, 7);
+/// assert_eq!(user.fields["username"], "ann");
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct User {
+    /// The user's id.
+    pub id: u64,
+    /// Every other field, by its wire name.
+    #[serde(flatten)]
+    pub fields: BTreeMap<String, serde_json::Value>,
+}
+
+/// One page of the list as the reference server (`server/`, `openapi/`)
+/// answers it: the spec does not show the list's shape, so `list_users`
+/// stays generic, and this is the shape to name for the reference server
+/// (`users`, `totalUsers`, `page`, `pageSize` on the wire).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UserPage {
+    /// This page's users.
+    pub users: Vec<User>,
+    /// The users matching the params, across all pages.
+    pub total_users: u64,
+    /// This page's number, from 1.
+    pub page: u64,
+    /// The page size the server used.
+    pub page_size: u64,
 }
 
 /// Where params go (`paramsIn`). Default: [`ParamsIn::Body`].

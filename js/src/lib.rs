@@ -1,9 +1,10 @@
 //! `user-management-client-js`: the JS exports of the npm package,
-//! `countUsers`, `listUsers`, `isRetryable` and the `UsersClient` class (`UsersApiError` is
-//! the class in `snippet.js`, made in `error`). A thin layer over the Rust
-//! library `user-management-client`: it reads the JS arguments into the
-//! library's model and options (`read`), then runs the library's call and
-//! hands back its promise. Every rule is the library's.
+//! `countUsers`, `listUsers`, `isRetryable` and the `UsersClient` class
+//! (`UsersApiError` is the class in `snippet.js`, made in `error`;
+//! `listPages`' pages are `pages`). A thin layer over the Rust library
+//! `user-management-client`: it reads the JS arguments into the library's
+//! model and options (`read`), then runs the library's call and hands back
+//! its promise. Every rule is the library's.
 //!
 //! Calls never throw: every failure, a bad argument included, is a rejected
 //! promise. Only the constructor throws, at once, for bad options.
@@ -32,6 +33,7 @@ use user_management_client::{CallOptions, Operation, UsersClient};
 use wasm_bindgen::prelude::*;
 
 pub mod error;
+pub mod pages;
 pub mod read;
 
 /// The npm package's allocator: talc instead of the standard library's
@@ -61,22 +63,43 @@ impl JsUsersClient {
     /// `countUsers(params?, options?)`: `POST {baseUrl}/api/users/count`.
     #[wasm_bindgen(js_name = countUsers)]
     pub fn count_users(&self, params: JsValue, options: JsValue) -> Promise {
-        let call = read::call_options(&options);
-        start(
-            Operation::Count,
-            call.map(|call| (self.client.clone(), call)),
-            &params,
-        )
+        self.call(Operation::Count, &params, &options, None)
     }
 
     /// `listUsers(params?, options?)`: `POST {baseUrl}/api/users`.
     #[wasm_bindgen(js_name = listUsers)]
     pub fn list_users(&self, params: JsValue, options: JsValue) -> Promise {
-        let call = read::call_options(&options);
+        self.call(Operation::List, &params, &options, None)
+    }
+
+    /// One page of `listPages(params?, options?)` (the gate's async
+    /// iterable): `POST {baseUrl}/api/users` for the page the walk is at
+    /// (`page` 0: the first, from `params.page`; else this page, with
+    /// `seen` users before it), resolving with `[envelope, page, seen]`,
+    /// where the walk goes next (`page` 0: nowhere).
+    #[wasm_bindgen(js_name = listPage)]
+    pub fn list_page(&self, params: JsValue, options: JsValue, page: f64, seen: f64) -> Promise {
+        self.call(Operation::List, &params, &options, Some((page, seen)))
+    }
+}
+
+impl JsUsersClient {
+    /// A call of this client with the call's options object: the methods'
+    /// one body.
+    #[inline(never)]
+    fn call(
+        &self,
+        operation: Operation,
+        params: &JsValue,
+        options: &JsValue,
+        page: Option<(f64, f64)>,
+    ) -> Promise {
+        let call = read::call_options(options);
         start(
-            Operation::List,
+            operation,
             call.map(|call| (self.client.clone(), call)),
-            &params,
+            params,
+            page,
         )
     }
 }
@@ -92,13 +115,23 @@ pub fn is_retryable(error: &JsValue) -> bool {
 /// One-shot `countUsers(baseUrl, params?, options?)`.
 #[wasm_bindgen(js_name = countUsers)]
 pub fn count_users(base_url: JsValue, params: JsValue, options: JsValue) -> Promise {
-    start(Operation::Count, one_shot(&base_url, &options), &params)
+    start(
+        Operation::Count,
+        one_shot(&base_url, &options),
+        &params,
+        None,
+    )
 }
 
 /// One-shot `listUsers(baseUrl, params?, options?)`.
 #[wasm_bindgen(js_name = listUsers)]
 pub fn list_users(base_url: JsValue, params: JsValue, options: JsValue) -> Promise {
-    start(Operation::List, one_shot(&base_url, &options), &params)
+    start(
+        Operation::List,
+        one_shot(&base_url, &options),
+        &params,
+        None,
+    )
 }
 
 fn one_shot(
@@ -110,22 +143,31 @@ fn one_shot(
 }
 
 /// Reads the params now (so that a caller's later changes to the object do
-/// not count) and runs the call. Every export goes through this one async
-/// block, so the `.wasm` holds one future-to-promise adapter, not four.
+/// not count) and runs the call; a page of `listPages` (`page`: where its
+/// walk is) then hands the outcome to the walk. Every export goes through
+/// this one async block, so the `.wasm` holds one future-to-promise
+/// adapter (and one copy of the call's future), not five.
 fn start(
     operation: Operation,
     client: Result<(UsersClient, CallOptions), Rejection>,
     params: &JsValue,
+    page: Option<(f64, f64)>,
 ) -> Promise {
     let ready = client.and_then(|(client, call)| {
         let object: Object = read::params(operation, binding::params_in(&client), params)?;
-        Ok((client, call, object))
+        let walk = match page {
+            Some((page, seen)) => Some(pages::walk_at(&object, page, seen)?),
+            None => None,
+        };
+        Ok((client, call, object, walk))
     });
     match ready {
-        Ok((client, call, object)) => wasm_bindgen_futures::future_to_promise(async move {
-            binding::call(&client, operation, &object, &call)
-                .await
-                .map_err(error::to_js)
+        Ok((client, call, object, walk)) => wasm_bindgen_futures::future_to_promise(async move {
+            let outcome = binding::call(&client, operation, &object, &call).await;
+            match walk {
+                None => outcome.map_err(error::to_js),
+                Some(walk) => pages::settle(walk, outcome),
+            }
         }),
         Err(rejection) => Promise::reject(&error::to_js(rejection)),
     }

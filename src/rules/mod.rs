@@ -10,6 +10,7 @@ pub mod envelope;
 pub mod headers;
 pub mod http_date;
 pub mod options;
+pub mod pages;
 pub mod params;
 pub mod retry;
 pub mod secrets;

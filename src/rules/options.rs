@@ -175,6 +175,24 @@ impl Naming {
             Naming::Wit => "max-body-bytes",
         }
     }
+
+    /// The page size param's name.
+    pub fn page_size(self) -> &'static str {
+        match self {
+            Naming::Rust => "page_size",
+            Naming::Js => "pageSize",
+            Naming::Wit => "page-size",
+        }
+    }
+
+    /// The name of the walk through the list's pages: the JS API's
+    /// `listPages`, else the list builder's `pages`.
+    pub fn list_pages(self) -> &'static str {
+        match self {
+            Naming::Js => "listPages",
+            Naming::Rust | Naming::Wit => "pages",
+        }
+    }
 }
 
 /// What bounds one attempt: its timeout and how much of a body it reads,

@@ -146,7 +146,7 @@ const list = async (params) => {
   return (await answer.json()).result;
 };
 
-test("every page of a list: the generator yields each user once, as many as totalUsers, page after page", async () => {
+test("every page of a list: listPages and the generator over it yield each user once, as many as totalUsers, page after page", async () => {
   const logged = [];
   const console = { log: (...values) => logged.push(values) };
   const { allUsers } = await run("every-page", { given: { console }, returns: ["allUsers"] });
@@ -169,14 +169,14 @@ test("every page of a list: the generator yields each user once, as many as tota
   for (const pageSize of [7, 10, total]) {
     requests.length = 0;
     const seen = [];
-    for await (const user of allUsers(client, { query: "an" }, { pageSize })) seen.push(user.id);
+    for await (const user of allUsers(client, { query: "an", pageSize })) seen.push(user.id);
     assert.equal(seen.length, total, `pageSize ${pageSize}`);
     assert.equal(new Set(seen).size, total, `pageSize ${pageSize}: no user twice`);
     assert.equal(requests.length, Math.ceil(total / pageSize), `pageSize ${pageSize}: requests`);
   }
   requests.length = 0;
   const firstThree = [];
-  for await (const user of allUsers(client, {}, { pageSize: 2 })) {
+  for await (const user of allUsers(client, { pageSize: 2 })) {
     firstThree.push(user);
     if (firstThree.length === 3) break;
   }

@@ -26,6 +26,8 @@ import {
   type AttemptInfo,
   type ResponseInfo,
   type RetryInfo,
+  type User,
+  type UserPage,
 } from "user-management-client";
 
 export async function uses(signal: AbortSignal): Promise<number> {
@@ -153,6 +155,36 @@ export async function uses(signal: AbortSignal): Promise<number> {
   // @ts-expect-error: the list's result is unknown until the caller names it
   (await client.listUsers()).result.users;
 
+  // Every page, of the reference server's shape unless the caller names a wider one.
+  let seenUsers = 0;
+  for await (const each of client.listPages({ active: true, pageSize: 100 }, { signal })) {
+    const pageStatus: number = each.status;
+    const users: User[] = each.result.users;
+    const id: number | undefined = users[0]?.id;
+    const field: unknown = users[0]?.username;
+    const numbers: number[] = [each.result.totalUsers, each.result.page, each.result.pageSize];
+    seenUsers += users.length;
+    void [pageStatus, id, field, numbers];
+    break;
+  }
+  interface NamedUser extends User { username: string }
+  interface NamedPage extends UserPage { users: NamedUser[] }
+  for await (const each of client.listPages<NamedPage>({ page: 2 })) {
+    const username: string | undefined = each.result.users[0]?.username;
+    void username;
+  }
+  const pages: AsyncIterable<Envelope<UserPage>> = client.listPages();
+  const pageParams: ListParams = { page: 1, pageSize: 20, sort: "name" };
+  void [seenUsers, pages, pageParams];
+  // @ts-expect-error: listPages needs users and totalUsers in each result
+  client.listPages<{ items: unknown[] }>();
+  // @ts-expect-error: page is a number
+  client.listPages({ page: "2" });
+  // @ts-expect-error: pageSize is a number
+  await client.listUsers({ pageSize: "20" });
+  // @ts-expect-error: the pages are an async iterable, not a promise
+  await client.listPages().then;
+
   // Tests and mocks construct errors as the client does: kind, message, fields.
   const mock = new UsersApiError("http", "HTTP 503", { httpStatus: 503 });
   const full = new UsersApiError("validation", "bad active", {
@@ -220,7 +252,8 @@ export async function uses(signal: AbortSignal): Promise<number> {
 // is true exactly for `any` (only `any` makes `1 & T` accept 0), and
 // AnyIn<T> looks for it in T's properties, parameters and results, a few
 // levels down. The DOM's own types (AbortSignal, Headers, fetch) are not ours and
-// stop the search.
+// stop the search; of an AsyncIterable only what it yields is ours (its
+// TReturn and TNext are the lib's `any` defaults).
 type IsAny<T> = 0 extends 1 & T ? true : false;
 type Expect<T extends true> = T;
 type Next<D extends unknown[]> = [...D, 0];
@@ -228,6 +261,7 @@ type AnyIn<T, D extends unknown[] = []> =
   IsAny<T> extends true ? true
   : D["length"] extends 6 ? false
   : T extends AbortSignal | Headers | typeof fetch ? false
+  : T extends AsyncIterable<infer E> ? AnyIn<E, Next<D>>
   : T extends abstract new (...args: infer A) => infer R ? AnyIn<A[number], Next<D>> | AnyIn<R, Next<D>>
   : T extends (...args: infer A) => infer R ? AnyIn<A[number], Next<D>> | AnyIn<R, Next<D>>
   : T extends PromiseLike<infer V> ? AnyIn<V, Next<D>>
@@ -250,6 +284,9 @@ type SelfTests = [
   Expect<NoAny<(x: any) => void>>,
   // @ts-expect-error: any as a result inside a promise
   Expect<NoAny<() => Promise<{ result: any }>>>,
+  Expect<NoAny<AsyncIterable<{ result: unknown }>>>,
+  // @ts-expect-error: any in what an async iterable yields
+  Expect<NoAny<AsyncIterable<{ result: any }>>>,
 ];
 
 // Every export, its values and its types.
@@ -278,9 +315,12 @@ type Exported = [
   Expect<NoAny<AttemptInfo>>,
   Expect<NoAny<ResponseInfo>>,
   Expect<NoAny<RetryInfo>>,
+  Expect<NoAny<User>>,
+  Expect<NoAny<UserPage>>,
   // What the calls resolve with, by name.
   Expect<NoAny<Awaited<ReturnType<typeof countUsers>>>>,
   Expect<NoAny<Awaited<ReturnType<UsersClient["listUsers"]>>>>,
+  Expect<NoAny<ReturnType<UsersClient["listPages"]>>>,
   Expect<NoAny<UsersApiError["body"]>>,
   Expect<NoAny<UsersApiError["cause"]>>,
 ];

@@ -550,3 +550,16 @@ export function notUsersApiErrors() {
 }
 /** The header `name` as the echo fault route saw it. */
 export function echoedHeader(envelope, name) { return envelope.result.headers[name]; }
+/**
+ * A `fetch` that passes every request on to the platform's `fetch` and
+ * records it as `fakeFetch` does (its URL and body), so that a test can count
+ * the requests a call made to the reference server.
+ */
+export function countingFetch() {
+  const calls = [];
+  const fetch = (url, init) => {
+    calls.push({ url, body: init.body });
+    return globalThis.fetch(url, init);
+  };
+  return { fetch, calls };
+}

@@ -23,6 +23,7 @@ mod hooks;
 mod hostile;
 mod idioms;
 mod never_settles;
+mod pages;
 mod requests;
 mod responses;
 mod retries;
