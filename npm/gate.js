@@ -110,6 +110,8 @@ function call(client, name, params, options) {
  */
 export class UsersClient {
   constructor(options) {
+    // The base URL as given, for the query helpers' keys (user-management-client/query).
+    this[Symbol.for("user-management-client.baseUrl")] = options?.baseUrl ?? options;
     if (Client) {
       inner.set(this, new Client(options));
       return;
