@@ -4,7 +4,9 @@
 // with --faults): the options resolve to the client's envelope, keys are
 // equal for equal params and differ otherwise, cancelling a query aborts
 // its request, and a failing query makes exactly 1 + the client's retries
-// requests (the query's own retry is off). And no entry loads query.js.
+// requests (the query's own retry is off); so does the book's other way,
+// one attempt per call and Query retrying by isRetryable. And no entry
+// loads query.js.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
@@ -154,6 +156,23 @@ test("a failing query makes 1 + the client's retries requests, the query's retry
     await assert.rejects(queries.fetchQuery(options), (error) => error.kind === "http" && error.httpStatus === 503);
     assert.equal(await counted(base), requests, `client retries ${clientRetries}, call retries ${callRetries}`);
     assert.equal(queries.getQueryState(options.queryKey).fetchFailureCount, 1);
+  }
+});
+
+test("the book's other single layer: one attempt per call, Query retrying by isRetryable", async () => {
+  const { isRetryable } = await import(pathToFileURL(join(pkg, "node.mjs")).href);
+  for (const [scenario, requests] of [["busy", 3], ["envelope-404", 1]]) {
+    const base = fault(scenario);
+    const client = new UsersClient(base);
+    const queries = new QueryClient();
+    const options = {
+      ...countUsersQueryOptions(client, { active: true }, { retries: 0 }),
+      retry: (failures, error) => failures < 2 && isRetryable(error),
+      retryDelay: 0,
+    };
+    await assert.rejects(queries.fetchQuery(options), { name: "UsersApiError", kind: "http" });
+    assert.equal(await counted(base), requests, scenario);
+    assert.equal(queries.getQueryState(options.queryKey).fetchFailureCount, requests, scenario);
   }
 });
 
