@@ -7,7 +7,9 @@
 // served by `vite`) with the tools from this repository's devDependencies.
 // Each page is opened in Chromium, Firefox and WebKit (tests/lib/browsers.mjs).
 // The type test (tests/types/contract.ts) is compiled there too, against
-// the installed package, under each resolver. Prints `smoke: N passed, M
+// the installed package, under each resolver, and so are the manual
+// loader's and the query helpers' (whose subpath is also run in Node,
+// imported and required). Prints `smoke: N passed, M
 // failed` and exits non-zero on any failure.
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
