@@ -103,6 +103,16 @@ buildSync({
   banner: { js: "// user-management-client/manual for CommonJS: bundled by esbuild from manual.js.\n\"use strict\";" },
 });
 writeFileSync(join(pkg, "manual.d.cts"), readFileSync(join(npm, "manual.d.ts"), "utf8").replace('"./index.js"', '"./index.cjs"'));
+// query.js and query.cjs: user-management-client/query, the TanStack Query
+// helpers. They import nothing (the client is passed in), so the CommonJS
+// form is query.js converted as it is. Outside web/: a page downloads them
+// only when it imports them; no entry imports them.
+copyFileSync(join(npm, "query.js"), join(pkg, "query.js"));
+writeFileSync(join(pkg, "query.cjs"), transformSync(readFileSync(join(npm, "query.js"), "utf8"), {
+  format: "cjs", target: "node18",
+  banner: "// user-management-client/query for CommonJS: converted by esbuild from query.js.\n\"use strict\";",
+}).code);
+writeFileSync(join(pkg, "query.d.cts"), readFileSync(join(npm, "query.d.ts"), "utf8").replace('"./index.js"', '"./index.cjs"'));
 writeFileSync(join(pkg, "wasm.d.cts"), readFileSync(join(npm, "wasm.d.ts"), "utf8").replace("export default wasm;", "export = wasm;"));
 
 // Types: one declaration file per module format (attw, publint), the same
@@ -112,7 +122,7 @@ writeFileSync(join(pkg, "index.d.ts"), declarations);
 writeFileSync(join(pkg, "index.d.cts"), declarations);
 // The manual loader's (everything in index.d.ts, plus init and initSync)
 // and the .wasm's, for user-management-client/manual and /wasm.
-for (const file of ["manual.d.ts", "wasm.d.ts", "README.md"]) copyFileSync(join(npm, file), join(pkg, file));
+for (const file of ["manual.d.ts", "query.d.ts", "wasm.d.ts", "README.md"]) copyFileSync(join(npm, file), join(pkg, file));
 for (const license of ["LICENSE", "LICENSE-MIT", "LICENSE-APACHE"]) {
   if (existsSync(join(root, license))) copyFileSync(join(root, license), join(pkg, license));
 }
@@ -165,6 +175,11 @@ const manifest = {
       },
       default: { types: "./manual.d.ts", default: "./manual.js" },
     },
+    // The TanStack Query helpers: plain JS, the same in every runtime.
+    "./query": {
+      require: { types: "./query.d.cts", default: "./query.cjs" },
+      default: { types: "./query.d.ts", default: "./query.js" },
+    },
     "./wasm": {
       require: { types: "./wasm.d.cts", default: "./web/user_management_client_bg.wasm" },
       default: { types: "./wasm.d.ts", default: "./web/user_management_client_bg.wasm" },
@@ -180,11 +195,15 @@ const manifest = {
     "index.d.cts",
     "manual.d.ts",
     "manual.d.cts",
+    "query.d.ts",
+    "query.d.cts",
     "wasm.d.ts",
     "wasm.d.cts",
     ...entries,
     "node.cjs",
     "manual.cjs",
+    "query.js",
+    "query.cjs",
     "web/user_management_client.js",
     "web/user_management_client_bg.wasm",
     ...snippets("web").map((file) => `web/${file}`),

@@ -111,6 +111,8 @@ function call(client, name, ...args) {
  */
 export class UsersClient {
   constructor(options) {
+    // The base URL as given, for the query helpers' keys (user-management-client/query).
+    this[Symbol.for("user-management-client.baseUrl")] = options?.baseUrl ?? options;
     if (Client) {
       inner.set(this, new Client(options));
       return;

@@ -43,7 +43,7 @@ cargo package --locked --offline --allow-dirty -p user-management-client -p user
 [ -f pkg/package.json ] || { echo "publish-check: no pkg/package.json: run make build" >&2; exit 1; }
 npm_json=$(cd pkg && npm publish --dry-run --json --loglevel=error 2>/dev/null)
 files=$(node -e 'const r = JSON.parse(process.argv[1]); const p = r["user-management-client"] ?? r; for (const f of p.files) console.log(f.path)' "$npm_json")
-only "the npm package" '^(package\.json|README\.md|LICENSE-MIT|LICENSE-APACHE|index\.d\.c?ts|manual\.d\.c?ts|wasm\.d\.c?ts|[a-z-]+\.(js|mjs|cjs)|web/user_management_client(\.js|_bg\.wasm)|web/gate\.js|web/snippets/[^/]+/snippet\.js|web/snippets/[^/]+/src/transport/fetch/bridge\.js)$' "$files"
-for file in package.json README.md LICENSE-MIT LICENSE-APACHE index.d.ts index.d.cts web/user_management_client_bg.wasm; do has "the npm package" "$file" "$files"; done
+only "the npm package" '^(package\.json|README\.md|LICENSE-MIT|LICENSE-APACHE|index\.d\.c?ts|manual\.d\.c?ts|query\.d\.c?ts|wasm\.d\.c?ts|[a-z-]+\.(js|mjs|cjs)|web/user_management_client(\.js|_bg\.wasm)|web/gate\.js|web/snippets/[^/]+/snippet\.js|web/snippets/[^/]+/src/transport/fetch/bridge\.js)$' "$files"
+for file in package.json README.md LICENSE-MIT LICENSE-APACHE index.d.ts index.d.cts query.js query.cjs query.d.ts query.d.cts web/user_management_client_bg.wasm; do has "the npm package" "$file" "$files"; done
 node -e 'const r = JSON.parse(process.argv[1]); const p = r["user-management-client"] ?? r;
   console.log(`publish-check: npm ${p.name}@${p.version}: ${p.entryCount} files, ${(p.size / 1000).toFixed(1)} kB packed, ${(p.unpackedSize / 1000).toFixed(1)} kB unpacked`)' "$npm_json"

@@ -13,7 +13,7 @@
 // as its factory: an element is `{ type, props }`, and `render` calls
 // function components and returns the text.
 //
-// TanStack Query is in no lock file of this repository, so its sample runs
+// React Query is in no lock file of this repository, so its sample runs
 // with a stand-in `@tanstack/react-query` (QueryClient keeps its
 // `defaultOptions`; useQuery records its options and returns the state the
 // test sets) and `runQuery`, which runs a query function with TanStack
@@ -220,7 +220,7 @@ test("a token that expires: on a 401, one refresh and one repeat, with the new t
   assert.deepEqual([untouched.handedOut, untouched.refreshes, await attempts(other)], [["stale"], 0, 1]);
 });
 
-test("TanStack Query: the query passes its signal, the client does not retry, Query retries what the client would", async () => {
+test("TanStack Query: the helper's options, its signal passed on, one layer of retries (the client's)", async () => {
   const render_ = async (baseUrl, signal) => {
     query.state = { isPending: true };
     const sample = await run("tanstack-query", { baseUrl, given: { h }, returns: ["App"] });
@@ -231,13 +231,13 @@ test("TanStack Query: the query passes its signal, the client does not retry, Qu
   };
 
   const shown = await render_(server);
-  assert.deepEqual(query.options.queryKey, ["users", "count", { active: true }]);
+  assert.deepEqual(query.options.queryKey, ["user-management-client", server.replace(/\/+$/, ""), "count", { active: "true" }]);
   assert.equal(shown.text, `${await truth({ active: "true" })} active users`);
 
-  // A server that stays down: 3 runs of the query function, each one request.
+  // A server that stays down: 1 run of the query function, the client's 3 attempts.
   const busy = fault("busy");
   const down = await render_(busy);
-  assert.deepEqual([down.error.kind, down.error.httpStatus, down.runs, await attempts(busy)], ["http", 503, 3, 3]);
+  assert.deepEqual([down.error.kind, down.error.httpStatus, down.runs, await attempts(busy)], ["http", 503, 1, 3]);
   assert.equal(down.text, `http: ${down.error.message}`);
   // A refusal is not retried.
   const missing = fault("envelope-404");
@@ -251,21 +251,14 @@ test("TanStack Query: the query passes its signal, the client does not retry, Qu
   controller.abort();
   const { error, runs } = await cancelled;
   assert.deepEqual([error.kind, runs, await attempts(slow)], ["aborted", 1, 1]);
+});
 
-  // The retry rule, kind by kind.
-  const retry = query.client.defaultOptions.queries.retry;
-  const error_ = (kind, httpStatus) => new UsersApiError(kind, "a message", httpStatus ? { httpStatus } : {});
-  for (const [error, again] of [
-    [error_("network"), true], [error_("timeout"), true],
-    ...[408, 429, 500, 502, 503, 504].map((status) => [error_("http", status), true]),
-    ...[400, 401, 403, 404, 501].map((status) => [error_("http", status), false]),
-    [error_("validation"), false], [error_("aborted"), false], [error_("decode", 200), false], [error_("api", 200), false],
-    [new TypeError("not the client's"), false],
-  ]) {
-    assert.equal(retry(0, error), again, `after a first ${error.kind ?? error.name} ${error.httpStatus ?? ""}`);
-    assert.equal(retry(1, error), again, `after a second ${error.kind ?? error.name} ${error.httpStatus ?? ""}`);
-    assert.equal(retry(2, error), false, "never a fourth run");
-  }
+test("SvelteKit: load's own fetch, given to the client, makes the request", async () => {
+  const { load } = await run("sveltekit-fetch", { returns: ["load"] });
+  const seen = [];
+  const eventFetch = (input, init) => { seen.push(String(input instanceof Request ? input.url : input)); return fetch(input, init); };
+  assert.deepEqual(await load({ fetch: eventFetch }), { totalActive: await truth({ active: "true" }) });
+  assert.deepEqual(seen, [`${server.replace(/\/+$/, "")}/api/users/count`]);
 });
 
 test("server-side rendering: the page renders the server's count; the client component keeps it, then refreshes it", async () => {

@@ -7,7 +7,9 @@
 // served by `vite`) with the tools from this repository's devDependencies.
 // Each page is opened in Chromium, Firefox and WebKit (tests/lib/browsers.mjs).
 // The type test (tests/types/contract.ts) is compiled there too, against
-// the installed package, under each resolver. Prints `smoke: N passed, M
+// the installed package, under each resolver, and so are the manual
+// loader's and the query helpers' (whose subpath is also run in Node,
+// imported and required). Prints `smoke: N passed, M
 // failed` and exits non-zero on any failure.
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -282,6 +284,45 @@ for (const [resolver, declarations] of Object.entries(manualDeclarations)) {
     const files = run(bin("tsc"), ["-p", join(dir, "tsconfig.manual.json"), "--explainFiles"]);
     const got = [...files.matchAll(/^node_modules\/user-management-client\/((?:manual|wasm)\S*)$/gm)].map((m) => m[1]);
     if (got.join() !== declarations.join()) throw new Error(`resolved to ${got.join(", ")}, expected ${declarations.join(", ")}`);
+    return expected;
+  };
+}
+
+// --- the TanStack Query helpers: user-management-client/query --------------
+// Imported and required by name beside the main entry, their queryFn run
+// against the server; then tests/types/query-resolvers.ts under each
+// resolver, checking which declarations each gets.
+const querySample = (load) => `${load}
+const client = new UsersClient(process.env.USERS_API_URL);
+const options = countUsersQueryOptions(client, { active: "true" });
+const count = await options.queryFn({ signal: new AbortController().signal });
+if (options.retry !== false || options.queryKey[2] !== "count") throw new Error("options: " + JSON.stringify(options));
+console.log(JSON.stringify({ totalActive: count.result.totalUsers }));`;
+checks["Query helpers: Node ESM, import"] = () => {
+  writeFileSync(join(scratch, "query.mjs"), querySample(
+    'import { UsersClient } from "user-management-client";\nimport { countUsersQueryOptions } from "user-management-client/query";'));
+  const got = lastJson(run("node", ["query.mjs"]));
+  if (got.totalActive !== expected.totalActive) throw new Error(`got ${JSON.stringify(got)}`);
+  return expected;
+};
+checks["Query helpers: Node CommonJS, require"] = () => {
+  writeFileSync(join(scratch, "query.cjs"), `(async () => {${querySample(
+    'const { UsersClient } = require("user-management-client");\nconst { countUsersQueryOptions } = require("user-management-client/query");')}
+})().catch((error) => { console.error(error); process.exitCode = 1; });`);
+  const got = lastJson(run("node", ["query.cjs"]));
+  if (got.totalActive !== expected.totalActive) throw new Error(`got ${JSON.stringify(got)}`);
+  return expected;
+};
+const queryDeclarations = { "nodenext-esm": "query.d.ts", "nodenext-cjs": "query.d.cts", bundler: "query.d.ts" };
+for (const [resolver, declarations] of Object.entries(queryDeclarations)) {
+  checks[`Types: query-resolvers.ts under ${resolver} (${declarations})`] = () => {
+    const dir = join(scratch, "types-query", resolver);
+    cpSync(join(repo, "tests/types", resolver), dir, { recursive: true });
+    cpSync(join(repo, "tests/types/query-resolvers.ts"), join(dir, "query-resolvers.ts"));
+    writeFileSync(join(dir, "tsconfig.query.json"), JSON.stringify({ extends: "./tsconfig.json", files: ["query-resolvers.ts"] }));
+    const files = run(bin("tsc"), ["-p", join(dir, "tsconfig.query.json"), "--explainFiles"]);
+    const got = [...files.matchAll(/^node_modules\/user-management-client\/(query\S*)$/gm)].map((m) => m[1]);
+    if (got.join() !== declarations) throw new Error(`resolved to ${got.join(", ")}, expected ${declarations}`);
     return expected;
   };
 }

@@ -1,0 +1,189 @@
+// user-management-client/query (pkg/query.js, query.cjs) with TanStack
+// Query's core (@tanstack/query-core, a devDependency of the repository
+// only), through the Node entry, against the reference server (started
+// with --faults): the options resolve to the client's envelope, keys are
+// equal for equal params and differ otherwise, cancelling a query aborts
+// its request, and a failing query makes exactly 1 + the client's retries
+// requests (the query's own retry is off); so does the book's other way,
+// one attempt per call and Query retrying by isRetryable. And no entry
+// loads query.js.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync, readdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { QueryClient, hashKey } from "@tanstack/query-core";
+import { apiUrl, pkg, truth } from "../lib/harness.mjs";
+
+const { UsersClient } = await import(pathToFileURL(join(pkg, "node.mjs")).href);
+const { countUsersQueryOptions, listUsersQueryOptions } = await import(pathToFileURL(join(pkg, "query.js")).href);
+const requireFromPkg = createRequire(join(pkg, "x.js"));
+const cjs = requireFromPkg("./query.cjs");
+const api = apiUrl();
+let keys = 0;
+
+/** A base URL for `scenario` with a key of its own. */
+const fault = (scenario) => `${api}/faults/${scenario}/query-${process.pid}-${++keys}`;
+
+/** What the fault route counted for `base`: "attempts" or "closed". */
+async function counted(base, what = "attempts") {
+  const response = await fetch(`${base}/${what}`);
+  return (await response.json())[what];
+}
+
+/** Waits until `check()` is true, for at most `ms`; whether it became true. */
+async function until(check, ms) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return check();
+}
+
+/**
+ * A QueryClient as a browser has one: TanStack retries 3 times by default
+ * there (in Node, its default is 0), at once here, so that a second layer
+ * of retries would show in the counts.
+ */
+const browserLike = () => new QueryClient({ defaultOptions: { queries: { retry: 3, retryDelay: 0 } } });
+
+test("fetchQuery resolves to the envelope the call resolves to", async () => {
+  const client = new UsersClient(api);
+  const queries = new QueryClient();
+  const params = { active: true };
+  const count = await queries.fetchQuery(countUsersQueryOptions(client, params));
+  assert.deepEqual(count, await client.countUsers(params));
+  assert.equal(count.result.totalUsers, await truth({ active: "true" }));
+  const list = await queries.fetchQuery(listUsersQueryOptions(client, { active: "false", page: 2, pageSize: 5 }));
+  assert.deepEqual(list, await client.listUsers({ active: "false", page: 2, pageSize: 5 }));
+  assert.equal(list.result.users.length, 5);
+  assert.deepEqual(queries.getQueryData(countUsersQueryOptions(client, params).queryKey), count);
+});
+
+test("equal params give equal keys; other params, operations or base URLs other keys", () => {
+  const client = new UsersClient(api);
+  const key = (helper, params, on = client) => helper(on, params).queryKey;
+  const count = key(countUsersQueryOptions, { query: "ann", active: "true" });
+  assert.deepEqual(count, ["user-management-client", api.replace(/\/+$/, ""), "count", { active: "true", query: "ann" }]);
+  for (const same of [
+    key(countUsersQueryOptions, { query: "ann", active: "true" }),
+    key(countUsersQueryOptions, { active: "true", query: "ann" }),
+    key(countUsersQueryOptions, { active: true, query: "ann", extra: undefined }),
+    key(countUsersQueryOptions, { query: "ann", active: "true" }, new UsersClient(`${api}/`)),
+    cjs.countUsersQueryOptions(client, { query: "ann", active: "true" }).queryKey,
+  ]) {
+    assert.deepEqual(same, count);
+    assert.equal(hashKey(same), hashKey(count));
+  }
+  assert.deepEqual(key(countUsersQueryOptions, undefined), key(countUsersQueryOptions, {}));
+  const others = [
+    count,
+    key(countUsersQueryOptions, { query: "bob", active: "true" }),
+    key(countUsersQueryOptions, { query: "ann" }),
+    key(countUsersQueryOptions, { query: "ann", active: "false" }),
+    key(listUsersQueryOptions, { query: "ann", active: "true" }),
+    key(listUsersQueryOptions, { query: "ann", active: "true", page: 2 }),
+    key(countUsersQueryOptions, { query: "ann", active: "true" }, new UsersClient(`${api}/v2`)),
+    key(countUsersQueryOptions, { query: "ann", active: "true" }, new UsersClient({ baseUrl: "https://api.example.com" })),
+  ];
+  assert.equal(new Set(others.map(hashKey)).size, others.length);
+});
+
+test("a helper given no UsersClient throws a TypeError naming it", () => {
+  assert.throws(() => countUsersQueryOptions({ countUsers() {} }), /countUsersQueryOptions.*UsersClient/);
+  assert.throws(() => listUsersQueryOptions(undefined), TypeError);
+});
+
+test("cancelQueries aborts the request in flight", async () => {
+  const base = fault("held");
+  const client = new UsersClient({ baseUrl: base, timeoutMs: 0, retries: 0 });
+  const queries = new QueryClient();
+  const options = countUsersQueryOptions(client);
+  const fetched = queries.fetchQuery(options);
+  fetched.catch(() => {});
+  assert.ok(await until(async () => (await counted(base)) === 1, 5000), "the request reached the server");
+  await queries.cancelQueries({ queryKey: options.queryKey });
+  await assert.rejects(fetched);
+  assert.ok(await until(async () => (await counted(base, "closed")) === 1, 5000), "the server saw the connection closed");
+  assert.equal(await counted(base), 1);
+});
+
+/** Runs `body` with AbortSignal.any as the engine has it, or (`without`) as an engine without it. */
+async function withAny(without, body) {
+  const any = AbortSignal.any;
+  if (without) delete AbortSignal.any;
+  try {
+    await body();
+  } finally {
+    if (without) AbortSignal.any = any;
+  }
+}
+
+for (const without of [false, true]) test(`the caller's signal and the query's both end the call${without ? " (no AbortSignal.any)" : ""}`, () => withAny(without, async () => {
+  const base = fault("held");
+  const client = new UsersClient({ baseUrl: base, timeoutMs: 0, retries: 0 });
+  // The caller's signal aborts: the query fails with kind "aborted".
+  const caller = new AbortController();
+  const queries = browserLike();
+  const fetched = queries.fetchQuery(countUsersQueryOptions(client, { query: "a" }, { signal: caller.signal }));
+  fetched.catch(() => {});
+  assert.ok(await until(async () => (await counted(base)) === 1, 5000));
+  caller.abort();
+  await assert.rejects(fetched, (error) => error.kind === "aborted");
+  // The caller's deadline: kind "timeout".
+  await assert.rejects(
+    queries.fetchQuery(countUsersQueryOptions(client, { query: "b" }, { signal: AbortSignal.timeout(100) })),
+    (error) => error.kind === "timeout");
+  // A caller's signal given, the query cancelled: the request goes all the same.
+  const options = countUsersQueryOptions(client, { query: "c" }, { signal: new AbortController().signal });
+  const cancelled = queries.fetchQuery(options);
+  cancelled.catch(() => {});
+  assert.ok(await until(async () => (await counted(base)) === 3, 5000));
+  await queries.cancelQueries({ queryKey: options.queryKey });
+  await assert.rejects(cancelled);
+  assert.ok(await until(async () => (await counted(base, "closed")) === 3, 5000), "the server saw 3 connections closed");
+  assert.equal(await counted(base), 3);
+}));
+
+test("a failing query makes 1 + the client's retries requests, the query's retry off", async () => {
+  for (const [clientRetries, callRetries, requests] of [[2, undefined, 3], [2, 0, 1], [0, 4, 5], [undefined, undefined, 3]]) {
+    const base = fault("busy");
+    const client = new UsersClient(clientRetries === undefined ? base : { baseUrl: base, retries: clientRetries });
+    const queries = browserLike();
+    const options = countUsersQueryOptions(client, {}, callRetries === undefined ? undefined : { retries: callRetries });
+    await assert.rejects(queries.fetchQuery(options), (error) => error.kind === "http" && error.httpStatus === 503);
+    assert.equal(await counted(base), requests, `client retries ${clientRetries}, call retries ${callRetries}`);
+    assert.equal(queries.getQueryState(options.queryKey).fetchFailureCount, 1);
+  }
+});
+
+test("the book's other single layer: one attempt per call, Query retrying by isRetryable", async () => {
+  const { isRetryable } = await import(pathToFileURL(join(pkg, "node.mjs")).href);
+  for (const [scenario, requests] of [["busy", 3], ["envelope-404", 1]]) {
+    const base = fault(scenario);
+    const client = new UsersClient(base);
+    const queries = new QueryClient();
+    const options = {
+      ...countUsersQueryOptions(client, { active: true }, { retries: 0 }),
+      retry: (failures, error) => failures < 2 && isRetryable(error),
+      retryDelay: 0,
+    };
+    await assert.rejects(queries.fetchQuery(options), { name: "UsersApiError", kind: "http" });
+    assert.equal(await counted(base), requests, scenario);
+    assert.equal(queries.getQueryState(options.queryKey).fetchFailureCount, requests, scenario);
+  }
+});
+
+test("no entry of the package loads query.js", () => {
+  const manifest = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8"));
+  assert.ok(!manifest.sideEffects.some((file) => /query/.test(file)));
+  const files = readdirSync(pkg, { recursive: true }).filter((file) => /\.(c|m)?js$/.test(file) && !/^query\./.test(file));
+  assert.ok(files.includes("node.mjs") && files.includes("browser.js") && files.includes("node.cjs"));
+  assert.ok(!readdirSync(join(pkg, "web"), { recursive: true }).some((file) => /query/.test(file)));
+  for (const file of files) {
+    const text = readFileSync(join(pkg, file), "utf8");
+    assert.ok(!/query\.c?js|\/query["'`]/.test(text), `${file} names query.js`);
+  }
+});

@@ -1,0 +1,62 @@
+// Type test of user-management-client/query (pkg/query.d.ts) with TanStack
+// Query's core types (@tanstack/query-core, a devDependency of the
+// repository), compiled with `tsc --noEmit --strict` by `make smoke`: the
+// options go to fetchQuery and to a QueryObserver (what useQuery wraps) as
+// they are, and `data` is inferred from them, with no annotation.
+import { QueryClient, QueryObserver, hashKey } from "@tanstack/query-core";
+import { UsersClient, type CountEnvelope, type Envelope } from "user-management-client";
+import {
+  countUsersQueryOptions,
+  listUsersQueryOptions,
+  type CountUsersQueryKey,
+  type ListUsersQueryKey,
+  type UsersQueryOptions,
+} from "user-management-client/query";
+
+/** Compiles only when A and B are the same type. */
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
+const same = <A, B>(check: Equal<A, B>): Equal<A, B> => check;
+
+interface Page { users: { id: number }[]; totalUsers: number }
+
+export async function uses(client: UsersClient, queries: QueryClient, signal: AbortSignal): Promise<number> {
+  const count = await queries.fetchQuery(countUsersQueryOptions(client, { active: true }, { signal, retries: 0 }));
+  same<typeof count, CountEnvelope>(true);
+  const total: number = count.result.totalUsers;
+
+  const list = await queries.fetchQuery(listUsersQueryOptions(client, { page: 2, pageSize: 50 }));
+  same<typeof list, Envelope<unknown>>(true);
+  const page = await queries.fetchQuery(listUsersQueryOptions<Page>(client, { query: "ann" }));
+  same<typeof page, Envelope<Page>>(true);
+
+  // What useQuery does with its options: data inferred as the envelope.
+  const observer = new QueryObserver(queries, countUsersQueryOptions(client));
+  const data = observer.getCurrentResult().data;
+  same<typeof data, CountEnvelope | undefined>(true);
+  // Spread and overridden, as a caller may.
+  const stale = new QueryObserver(queries, { ...listUsersQueryOptions<Page>(client), staleTime: 60_000 });
+  same<typeof stale extends QueryObserver<Envelope<Page>, Error, Envelope<Page>, Envelope<Page>, ListUsersQueryKey> ? true : false, true>(true);
+
+  // The keys: the package's name, the base URL, the operation, the params.
+  const key: CountUsersQueryKey = countUsersQueryOptions(client).queryKey;
+  const [scope, baseUrl, operation] = key;
+  same<typeof scope, "user-management-client">(true);
+  same<typeof operation, "count">(true);
+  const hash: string = hashKey(key) + baseUrl;
+  await queries.invalidateQueries({ queryKey: ["user-management-client", baseUrl] });
+  same<ReturnType<typeof countUsersQueryOptions>, UsersQueryOptions<CountEnvelope, CountUsersQueryKey>>(true);
+
+  // The contract's declared return type (object) still holds.
+  const plain: object = listUsersQueryOptions(client);
+
+  // @ts-expect-error count takes only query and active
+  countUsersQueryOptions(client, { page: 2 });
+  // @ts-expect-error the first argument is a UsersClient
+  countUsersQueryOptions("http://127.0.0.1:8080");
+  // @ts-expect-error the options are CallOptions
+  listUsersQueryOptions(client, {}, { retries: "2" });
+  // @ts-expect-error the query's retry is the one layer's choice: false
+  const layered: UsersQueryOptions<CountEnvelope, CountUsersQueryKey> = { ...countUsersQueryOptions(client), retry: 3 };
+
+  return total + hash.length + (plain ? 1 : 0) + (layered ? 1 : 0) + (data?.status ?? 0);
+}
