@@ -132,9 +132,15 @@ export class UsersClient {
   async *listPages(params, options) {
     let page = 0, seen = 0, envelope;
     do {
-      [envelope, page, seen] = await call(this, "listPage", params, options, page, seen);
+      [envelope, page, seen] = await this[Symbol.for("user-management-client.listPage")](params, options, page, seen);
       yield envelope;
     } while (page);
+  }
+
+  // One step of the walk, for user-management-client/query's infinite
+  // query: resolves with [envelope, next page (0: none), users seen].
+  [Symbol.for("user-management-client.listPage")](params, options, page, seen) {
+    return call(this, "listPage", params, options, page, seen);
   }
 
   free() {

@@ -3,7 +3,7 @@
 // They name no TanStack type (the package does not depend on it): the shape
 // below is assignable to its query options, and `data` is inferred from
 // queryFn (useQuery(countUsersQueryOptions(client)).data is a CountEnvelope).
-import type { CallOptions, CountEnvelope, CountParams, Envelope, ListParams, UsersClient } from "./index.js";
+import type { CallOptions, CountEnvelope, CountParams, Envelope, ListParams, UserPage, UsersClient } from "./index.js";
 
 /**
  * A key the helpers make: the package's name, the client's base URL (parsed,
@@ -17,6 +17,7 @@ export type UsersQueryKey<Operation extends string, Params> =
   readonly [scope: "user-management-client", baseUrl: string, operation: Operation, params: Params];
 export type CountUsersQueryKey = UsersQueryKey<"count", CountParams>;
 export type ListUsersQueryKey = UsersQueryKey<"list", ListParams>;
+export type ListPagesQueryKey = UsersQueryKey<"pages", ListParams>;
 
 /**
  * Options for one query. `queryFn` makes one client call with the query's
@@ -36,3 +37,26 @@ export function countUsersQueryOptions(client: UsersClient, params?: CountParams
 /** Options for a query of `client.listUsers<T>(params, options)`. */
 export function listUsersQueryOptions<T = unknown>(client: UsersClient, params?: ListParams, options?: CallOptions):
   UsersQueryOptions<Envelope<T>, ListUsersQueryKey>;
+
+/** Where an infinite query's next page is (opaque: the walk's own). */
+export interface PageParam { readonly page: number; readonly seen: number }
+
+/** A page of an infinite query: its envelope, and where the walk goes next (undefined after the last page). */
+export type UsersPage<T> = Envelope<T> & { nextPageParam: PageParam | undefined };
+
+/**
+ * Options for one infinite query: `queryFn` fetches one page, with the
+ * query's signal, and the client's rule (as `listPages` walks) decides the
+ * next; retries are the client's alone, as for the other helpers.
+ */
+export interface UsersInfiniteQueryOptions<TPage, TKey extends readonly unknown[]> {
+  queryKey: TKey;
+  queryFn: (context: { pageParam: PageParam; signal: AbortSignal }) => Promise<TPage>;
+  initialPageParam: PageParam;
+  getNextPageParam: (lastPage: TPage) => PageParam | undefined;
+  retry: false;
+}
+
+/** Options for an infinite query of `client.listPages<T>(params, options)`, one page per fetch. */
+export function listPagesInfiniteQueryOptions<T extends UserPage = UserPage>(client: UsersClient, params?: ListParams, options?: CallOptions):
+  UsersInfiniteQueryOptions<UsersPage<T>, ListPagesQueryKey>;

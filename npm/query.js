@@ -12,6 +12,8 @@
 
 /** Where the client keeps the base URL it was given (gate.js sets it). */
 const BASE_URL = Symbol.for("user-management-client.baseUrl");
+/** The client's one step of listPages' walk (gate.js): [envelope, next page (0: none), users seen]. */
+const LIST_PAGE = Symbol.for("user-management-client.listPage");
 
 /** The first element of every key the helpers make. */
 const SCOPE = "user-management-client";
@@ -88,4 +90,29 @@ export function countUsersQueryOptions(client, params, options) {
 /** Options for a query of `client.listUsers(params, options)`. */
 export function listUsersQueryOptions(client, params, options) {
   return queryOptions("listUsersQueryOptions", "list", "listUsers", client, params, options);
+}
+
+/** The walk's start: 0 for the page `params.page` names (default 1), no user seen yet. */
+const FIRST_PAGE = Object.freeze({ page: 0, seen: 0 });
+
+/**
+ * Options for an infinite query of `client.listPages(params, options)`:
+ * one page per fetch, from `params.page` (default 1) on, where the walk's
+ * rule (the client's, as listPages walks) says the next page is. Each page
+ * is the page's envelope with `nextPageParam`, where the walk goes next
+ * (undefined after the last page), which `getNextPageParam` reads.
+ */
+export function listPagesInfiniteQueryOptions(client, params, options) {
+  const key = [SCOPE, baseUrlOf(client, "listPagesInfiniteQueryOptions"), "pages", paramsKey(params)];
+  return {
+    queryKey: key,
+    queryFn: async ({ pageParam, signal } = {}) => {
+      const { page, seen } = pageParam ?? FIRST_PAGE;
+      const [envelope, next, seenNow] = await client[LIST_PAGE](params, withSignal(options, signal), page, seen);
+      return { ...envelope, nextPageParam: next ? { page: next, seen: seenNow } : undefined };
+    },
+    initialPageParam: FIRST_PAGE,
+    getNextPageParam: (lastPage) => lastPage.nextPageParam,
+    retry: false,
+  };
 }

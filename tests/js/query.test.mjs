@@ -13,11 +13,12 @@ import { readFileSync, readdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { QueryClient, hashKey } from "@tanstack/query-core";
+import { InfiniteQueryObserver, QueryClient, hashKey } from "@tanstack/query-core";
 import { apiUrl, pkg, truth } from "../lib/harness.mjs";
 
 const { UsersClient } = await import(pathToFileURL(join(pkg, "node.mjs")).href);
-const { countUsersQueryOptions, listUsersQueryOptions } = await import(pathToFileURL(join(pkg, "query.js")).href);
+const { countUsersQueryOptions, listUsersQueryOptions, listPagesInfiniteQueryOptions } =
+  await import(pathToFileURL(join(pkg, "query.js")).href);
 const requireFromPkg = createRequire(join(pkg, "x.js"));
 const cjs = requireFromPkg("./query.cjs");
 const api = apiUrl();
@@ -186,4 +187,46 @@ test("no entry of the package loads query.js", () => {
     const text = readFileSync(join(pkg, file), "utf8");
     assert.ok(!/query\.c?js|\/query["'`]/.test(text), `${file} names query.js`);
   }
+});
+
+/** A client whose requests are counted (its `fetch` option passes each on). */
+function counting(options) {
+  const sent = [];
+  const fetch = (url, init) => { sent.push(JSON.parse(init.body)); return globalThis.fetch(url, init); };
+  return { client: new UsersClient({ baseUrl: api, fetch, ...options }), sent };
+}
+
+test("an infinite query walks the pages as listPages does: one request a page, no more", async () => {
+  const { client, sent } = counting();
+  const params = { active: true, pageSize: 100 };
+  const observer = new InfiniteQueryObserver(new QueryClient(), listPagesInfiniteQueryOptions(client, params));
+  let result = await observer.refetch();
+  while (result.hasNextPage) result = await observer.fetchNextPage();
+  const pages = result.data.pages;
+  const total = await truth({ active: "true" });
+  assert.equal(pages.reduce((users, page) => users + page.result.users.length, 0), total);
+  assert.equal(new Set(pages.flatMap((page) => page.result.users.map((user) => user.id))).size, total);
+  assert.deepEqual(sent.map((body) => body.page), pages.map((_, i) => i + 1));
+  assert.equal(pages.at(-1).nextPageParam, undefined);
+  // The same pages as listPages walks.
+  const walked = [];
+  for await (const page of client.listPages(params)) walked.push(page.result.users.length);
+  assert.deepEqual(pages.map((page) => page.result.users.length), walked);
+});
+
+test("an infinite query's key names its params; its queryFn passes the query's signal on", async () => {
+  const client = new UsersClient(api);
+  const key = (params) => listPagesInfiniteQueryOptions(client, params).queryKey;
+  assert.deepEqual(key({ pageSize: 10, active: true }), ["user-management-client", api.replace(/\/+$/, ""), "pages", { active: "true", pageSize: 10 }]);
+  assert.notEqual(hashKey(key({ pageSize: 10 })), hashKey(key({ pageSize: 20 })));
+  assert.notEqual(hashKey(key({})), hashKey(listUsersQueryOptions(client, {}).queryKey));
+  const base = fault("held");
+  const held = new UsersClient({ baseUrl: base, timeoutMs: 0 });
+  const queries = new QueryClient();
+  const options = listPagesInfiniteQueryOptions(held, {});
+  const pending = queries.fetchInfiniteQuery(options);
+  assert.ok(await until(async () => (await counted(base)) === 1, 10_000), "the first page's request was sent");
+  await queries.cancelQueries({ queryKey: options.queryKey });
+  await assert.rejects(pending);
+  assert.ok(await until(async () => (await counted(base, "closed")) === 1, 10_000), "the request was cancelled");
 });

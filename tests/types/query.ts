@@ -3,12 +3,14 @@
 // repository), compiled with `tsc --noEmit --strict` by `make smoke`: the
 // options go to fetchQuery and to a QueryObserver (what useQuery wraps) as
 // they are, and `data` is inferred from them, with no annotation.
-import { QueryClient, QueryObserver, hashKey } from "@tanstack/query-core";
-import { UsersClient, type CountEnvelope, type Envelope } from "user-management-client";
+import { InfiniteQueryObserver, QueryClient, QueryObserver, hashKey } from "@tanstack/query-core";
+import { UsersClient, type CountEnvelope, type Envelope, type UserPage } from "user-management-client";
 import {
   countUsersQueryOptions,
   listUsersQueryOptions,
+  listPagesInfiniteQueryOptions,
   type CountUsersQueryKey,
+  type UsersPage,
   type ListUsersQueryKey,
   type UsersQueryOptions,
 } from "user-management-client/query";
@@ -46,6 +48,15 @@ export async function uses(client: UsersClient, queries: QueryClient, signal: Ab
   await queries.invalidateQueries({ queryKey: ["user-management-client", baseUrl] });
   same<ReturnType<typeof countUsersQueryOptions>, UsersQueryOptions<CountEnvelope, CountUsersQueryKey>>(true);
 
+  // An infinite query (what useInfiniteQuery wraps): pages inferred as the envelopes of the page shape.
+  const pages = await queries.fetchInfiniteQuery(listPagesInfiniteQueryOptions(client, { pageSize: 100 }));
+  same<typeof pages.pages, UsersPage<UserPage>[]>(true);
+  const firstUsers: number = pages.pages[0]?.result.users.length ?? 0;
+  const infinite = new InfiniteQueryObserver(queries, listPagesInfiniteQueryOptions(client, { active: true }));
+  const more: boolean = infinite.getCurrentResult().hasNextPage;
+  // @ts-expect-error listPages needs the page shape (users, totalUsers)
+  listPagesInfiniteQueryOptions<{ rows: string[] }>(client);
+
   // The contract's declared return type (object) still holds.
   const plain: object = listUsersQueryOptions(client);
 
@@ -58,5 +69,5 @@ export async function uses(client: UsersClient, queries: QueryClient, signal: Ab
   // @ts-expect-error the query's retry is the one layer's choice: false
   const layered: UsersQueryOptions<CountEnvelope, CountUsersQueryKey> = { ...countUsersQueryOptions(client), retry: 3 };
 
-  return total + hash.length + (plain ? 1 : 0) + (layered ? 1 : 0) + (data?.status ?? 0);
+  return total + hash.length + (plain ? 1 : 0) + (layered ? 1 : 0) + (data?.status ?? 0) + firstUsers + (more ? 1 : 0);
 }
