@@ -3,7 +3,8 @@
 // --faults): beforeRequest's headers on each attempt, what afterResponse
 // sees of a response's headers (a set-cookie and an echoed token
 // redacted), and an async beforeRequest that never settles, ended by the
-// caller's signal with nothing sent.
+// caller's signal with nothing sent; and the options as fetch takes them:
+// headers as a Headers object and pairs, retries per call.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -72,4 +73,32 @@ test("an async beforeRequest that never settles ends with the caller's signal, n
   await assert.rejects(call, { name: "UsersApiError", kind: "aborted" });
   assert.equal(called, 1);
   assert.equal(await attempts(base), 0);
+});
+
+test("headers as fetch takes them reach the server: a Headers object and pairs, as client and call headers", async () => {
+  const client = new UsersClient({ baseUrl: fault("echo"), headers: new Headers({ "x-a": "1" }) });
+  const sent = (await client.countUsers({}, { headers: [["x-b", "2"]] })).result.headers;
+  assert.deepEqual([sent["x-a"], sent["x-b"]], ["1", "2"]);
+  const pairs = new UsersClient({ baseUrl: fault("echo"), headers: [["x-a", "3"]] });
+  const called = (await pairs.countUsers({}, { headers: new Headers({ "x-b": "4" }) })).result.headers;
+  assert.deepEqual([called["x-a"], called["x-b"]], ["3", "4"]);
+  const refused = { name: "UsersApiError", kind: "validation", param: "headers" };
+  for (const bad of [{ "bad name": "v" }, [["bad name", "v"]]]) {
+    const base = fault("echo");
+    // A client's own headers are checked when it is made; a call's before it sends.
+    assert.throws(() => new UsersClient({ baseUrl: base, headers: bad }), refused);
+    await assert.rejects(new UsersClient(base).countUsers({}, { headers: bad }), refused);
+    await assert.rejects(new UsersClient({ baseUrl: base, headers: () => bad }).countUsers(), refused);
+    await assert.rejects(new UsersClient(base).countUsers({}, { headers: async () => bad }), refused);
+    assert.equal(await attempts(base), 0);
+  }
+});
+
+test("retries per call: 0 makes 1 request against 503s, 4 makes 5", async () => {
+  for (const [retries, requests] of [[0, 1], [4, 5]]) {
+    const base = fault("busy");
+    const client = new UsersClient({ baseUrl: base, retries: 2 });
+    await assert.rejects(client.countUsers({}, { retries }), { name: "UsersApiError", kind: "http", httpStatus: 503 });
+    assert.equal(await attempts(base), requests);
+  }
 });
