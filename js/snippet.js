@@ -60,3 +60,13 @@ export function headerPairs(value) {
   }
   return flat;
 }
+
+// The mark of an error no attempt is made again for, whatever its kind (a
+// setup error, a body over its limit): Rust decides, and sets and reads the
+// mark through these two. A registered symbol, not enumerable: the same in
+// every copy of the package, and no field of the class.
+const NEVER_RETRIED = Symbol.for("user-management-client.neverRetried");
+export function markNeverRetried(error) {
+  Object.defineProperty(error, NEVER_RETRIED, { value: true });
+}
+export const isMarkedNeverRetried = (error) => error?.[NEVER_RETRIED] === true;

@@ -74,6 +74,12 @@ pub fn error_kind(name: &str) -> Option<crate::ErrorKind> {
     crate::wire::parse(name)
 }
 
+/// Whether no attempt is made again after `error`, whatever its kind (a
+/// setup error): the JS layer's `isRetryable` says `false` of it.
+pub fn never_retried(error: &Error) -> bool {
+    error.is_never_retried()
+}
+
 /// Whether `error`'s body is JSON: the JS layer hands it over parsed.
 pub fn body_is_json(error: &Error) -> bool {
     error.body_is_json()

@@ -180,6 +180,10 @@ pub struct Error {
     // Boxed, rare: keeps `Result<_, Error>` small.
     body: Option<Box<Body>>,
     source: Option<Box<Source>>,
+    /// A failure no attempt is made again for whatever its kind (a setup
+    /// error, a body over its limit), which the transports and the JS
+    /// layer's `isRetryable` read.
+    never_retried: bool,
 }
 
 /// Errors are equal when everything they say is: their sources compare by
@@ -215,7 +219,21 @@ impl Error {
             http_status: None,
             body: None,
             source: None,
+            never_retried: false,
         }
+    }
+
+    /// The same error, marked as one no attempt is made again for,
+    /// whatever its kind.
+    pub(crate) fn never_retried(mut self) -> Error {
+        self.never_retried = true;
+        self
+    }
+
+    /// Whether no attempt is made again after this error, whatever its
+    /// kind (a setup error, a body over its limit).
+    pub(crate) fn is_never_retried(&self) -> bool {
+        self.never_retried
     }
 
     /// A `validation` error about `param`.

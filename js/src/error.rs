@@ -3,7 +3,7 @@
 
 use js_sys::{JsString, Object, Reflect};
 use user_management_client::binding::{
-    body_is_json, error_kind, is_timeout_error, parse_json, retry, Rejection,
+    body_is_json, error_kind, is_timeout_error, never_retried, parse_json, retry, Rejection,
 };
 use user_management_client::ErrorKind;
 use wasm_bindgen::prelude::*;
@@ -17,6 +17,12 @@ extern "C" {
     type UsersApiError;
     #[wasm_bindgen(constructor, js_class = UsersApiError)]
     fn new(kind: &str, message: &str, fields: &Object) -> UsersApiError;
+    /// Marks an error as one no attempt is made again for.
+    #[wasm_bindgen(js_name = markNeverRetried)]
+    fn mark_never_retried(error: &UsersApiError);
+    /// Whether an error carries that mark.
+    #[wasm_bindgen(js_name = isMarkedNeverRetried)]
+    fn is_marked_never_retried(error: &JsValue) -> bool;
 }
 
 /// The JS `UsersApiError` of a rejection (credentials are cut out before
@@ -47,7 +53,11 @@ pub fn to_js(rejection: Rejection) -> JsValue {
     set("httpStatus", error.http_status().map(JsValue::from));
     set("body", body);
     set("cause", cause);
-    UsersApiError::new(error.kind().as_str(), error.message(), &fields).into()
+    let made = UsersApiError::new(error.kind().as_str(), error.message(), &fields);
+    if never_retried(&error) {
+        mark_never_retried(&made);
+    }
+    made.into()
 }
 
 /// Whether the client's own retry rule (the library's
@@ -68,6 +78,9 @@ pub fn is_retryable(value: &JsValue) -> bool {
         .as_f64()
         .filter(|status| (0.0..=65_535.0).contains(status) && status.fract() == 0.0)
         .map(|status| status as u16);
+    if is_marked_never_retried(value) {
+        return false;
+    }
     let deadline = kind == ErrorKind::Timeout && is_timeout_error(&read("cause"));
     retry::is_retryable_failure(kind, http_status, deadline)
 }

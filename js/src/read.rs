@@ -256,8 +256,8 @@ pub fn headers(value: &JsValue) -> Result<HeaderList, Rejection> {
     Ok(list)
 }
 
-/// The client's header function as a [`HeaderProvider`]: called before
-/// every attempt; what it returns (or its promise resolves with) is read
+/// A header function (the client's or a call's) as a [`HeaderProvider`]:
+/// called before every attempt; what it returns (or its promise resolves with) is read
 /// like the `headers` option, in any of its forms.
 fn provider(function: Function) -> HeaderProvider {
     header_provider(move || {

@@ -327,7 +327,8 @@ impl UsersClient {
                 return Ok(prepared.clone());
             }
         }
-        // The client's provider, then the call's: one wait for either.
+        // The client's provider, then the call's, one after the other: the
+        // loop keeps one place in the code that waits for a provider.
         let mut provided = [HeaderList::new(), HeaderList::new()];
         let providers = [&client.header_provider, &options.header_provider];
         for (given, provider) in provided.iter_mut().zip(providers) {

@@ -79,7 +79,8 @@ pub struct ClientOptions {
     /// Default: the global `fetch`, looked up per call. (JS host builds only.)
     #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
     pub fetch: Option<Function>,
-    /// Observers of every attempt, response and retry. Default: none.
+    /// See every attempt, response and retry, and may change an attempt
+    /// (see [`Hooks`]). Default: none.
     pub hooks: Hooks,
     /// The names messages give the options (the JS layer and the
     /// component set theirs).
@@ -244,7 +245,8 @@ impl ClientOptions {
         self
     }
 
-    /// The observers of every attempt, response and retry.
+    /// The hooks that see every attempt, response and retry, and may
+    /// change an attempt.
     pub fn hooks(mut self, hooks: Hooks) -> Self {
         self.hooks = hooks;
         self

@@ -240,6 +240,7 @@ impl Bounds {
             ),
         )
         .with_http_status(http_status)
+        .never_retried()
     }
 }
 

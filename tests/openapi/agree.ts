@@ -43,13 +43,16 @@ export const countParamsToDocument: Assignable<CountParams, DocCountParams> = tr
 export const countParamsFromDocument: Assignable<WithoutNull<DocCountParams>, CountParams> = true;
 
 // listUsers' params: `query` and `active` agree both ways; every body the
-// document describes is a ListParams; and a ListParams whose `page` and
-// `pageSize` are what the document allows (the package leaves them open) is
-// a body the document describes.
+// document describes is a ListParams, but for `page` and `pageSize` as
+// strings of digits, which the document allows and ListParams types as
+// numbers (listUsers still sends a string it is given as it is); and a
+// ListParams whose `page` and `pageSize` are what the document allows is a
+// body the document describes.
 type Named<T extends { query?: unknown; active?: unknown }> = Pick<T, "query" | "active">;
 export const listParamsNamedToDocument: Assignable<Named<ListParams>, Named<DocListParams>> = true;
 export const listParamsNamedFromDocument: Assignable<WithoutNull<Named<DocListParams>>, Named<ListParams>> = true;
-export const listParamsFromDocument: Assignable<WithoutNull<DocListParams>, ListParams> = true;
+type NumberPages<T> = Omit<T, "page" | "pageSize"> & { page?: number; pageSize?: number };
+export const listParamsFromDocument: Assignable<NumberPages<WithoutNull<DocListParams>>, ListParams> = true;
 type PagedListParams = ListParams & Pick<WithoutNull<DocListParams>, "page" | "pageSize">;
 export const pagedListParamsToDocument: Assignable<PagedListParams, DocListParams> = true;
 

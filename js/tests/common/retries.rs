@@ -118,6 +118,7 @@ async fn setup_errors_fail_at_once_and_say_why() {
         assert_eq!(r.kind, "network");
         assert_eq!(r.message, "fetch resolved with 42, which is not a Response");
         assert_eq!(call_count(&fake), 1, "a setup error is never retried");
+        assert!(!is_retryable(&r.raw), "isRetryable agrees");
     }
     let start = Closure::once_into_js(|hooks: JsValue| {
         count_users(FAKE.into(), JsValue::UNDEFINED, obj(&[("hooks", &hooks)]))
@@ -130,5 +131,6 @@ async fn setup_errors_fail_at_once_and_say_why() {
         "this host has no global fetch: pass one as the fetch option"
     );
     assert_eq!(get(&get(&started, "attempts"), "count"), JsValue::from(1));
+    assert!(!is_retryable(&r.raw), "isRetryable agrees");
     good_call_still_works().await;
 }

@@ -206,7 +206,7 @@ fn settle(
             let retry = match failure {
                 Failure::Aborted | Failure::NoFetch | Failure::NotAResponse(_) => Retry::Never,
                 // A body over its limit, which no attempt is made again for.
-                Failure::Bound(ref error) if error.kind() == ErrorKind::Decode => Retry::Never,
+                Failure::Bound(ref error) if error.is_never_retried() => Retry::Never,
                 _ => Retry::AsTheRuleSays(None),
             };
             Err(Failed {
@@ -255,6 +255,7 @@ fn failure_error(failure: Failure, url: &str, signal: Option<&AbortSignal>) -> R
             ErrorKind::Network,
             "this host has no global fetch: pass one as the fetch option",
         )
+        .never_retried()
         .into(),
         Failure::NotAResponse(value) => Error::new(
             ErrorKind::Network,
@@ -263,6 +264,7 @@ fn failure_error(failure: Failure, url: &str, signal: Option<&AbortSignal>) -> R
                 Value::of(&value).shown()
             ),
         )
+        .never_retried()
         .into(),
     }
 }

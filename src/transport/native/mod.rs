@@ -76,7 +76,7 @@ impl Http for Native {
         // reqwest and tokio's timers panic outside a runtime: a call there
         // fails at once instead.
         if tokio::runtime::Handle::try_current().is_err() {
-            return Err(Error::new(ErrorKind::Network, NEEDS_TOKIO));
+            return Err(Error::new(ErrorKind::Network, NEEDS_TOKIO).never_retried());
         }
         Ok(())
     }
@@ -160,7 +160,8 @@ async fn unwound<F: Future>(future: F) -> Result<F::Output, Failed> {
                 let error = Error::new(
                     ErrorKind::Network,
                     format!("the call could not run on this tokio runtime: {said}"),
-                );
+                )
+                .never_retried();
                 Poll::Ready(Err(Failed {
                     rejection: error.into(),
                     retry: Retry::Never,

@@ -10,7 +10,7 @@ use std::time::Duration;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use crate::error::{Error, ErrorKind};
+use crate::error::Error;
 use crate::host::{Rejection, Signal};
 use crate::model::{Envelope, Operation, ParamsIn};
 use crate::rules::headers::Resolved;
@@ -125,9 +125,8 @@ impl<H: Http> Transport for H {
         secrets: &[String],
     ) -> Result<String, Failed> {
         let answer = outcome.map_err(|mut failed| {
-            // The only `decode` error before the answer is judged: a body
-            // over its limit, which no attempt is made again for.
-            if failed.rejection.error.kind() == ErrorKind::Decode {
+            // A body over its limit, which no attempt is made again for.
+            if failed.rejection.error.is_never_retried() {
                 failed.retry = Retry::Never;
             }
             failed
