@@ -26,7 +26,10 @@ function baseUrlOf(client, helper) {
   }
   let url = given;
   try {
-    url = new URL(given).href;
+    // Without user:password@, which the client refuses in a base URL anyway.
+    const parsed = new URL(given);
+    parsed.username = parsed.password = "";
+    url = parsed.href;
   } catch {
     // Not a URL: the client rejects its calls; the key keeps the text as given.
   }
@@ -52,32 +55,37 @@ function paramsKey(params) {
   return key;
 }
 
-/** Both signals in one: aborted when either is, with its reason. */
-function either(a, b) {
-  if (typeof AbortSignal.any == "function") return AbortSignal.any([a, b]);
+/**
+ * `call(options)` with the query's signal added to `options` (merged with the
+ * caller's own signal, if any: aborted when either is, with its reason).
+ * Where the platform has no AbortSignal.any, a controller of the package's
+ * own listens to both, and stops listening once the call has settled.
+ */
+function withSignal(options, signal, call) {
+  if (!signal || (options != null && typeof options != "object")) return call(options); // the client rejects bad options as they are
+  if (!options?.signal) return call({ ...options, signal });
+  if (typeof AbortSignal.any == "function") return call({ ...options, signal: AbortSignal.any([options.signal, signal]) });
   const controller = new AbortController();
-  for (const signal of [a, b]) {
-    if (signal.aborted) {
-      controller.abort(signal.reason);
+  const listening = [];
+  for (const one of [options.signal, signal]) {
+    if (one.aborted) {
+      controller.abort(one.reason);
       break;
     }
-    signal.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
+    const onAbort = () => controller.abort(one.reason);
+    one.addEventListener("abort", onAbort, { once: true });
+    listening.push([one, onAbort]);
   }
-  return controller.signal;
-}
-
-/** The call's options with the query's signal added (merged with the caller's own signal, if any). */
-function withSignal(options, signal) {
-  if (!signal) return options;
-  if (options == null) return { signal };
-  if (typeof options != "object") return options; // the client rejects it as it is
-  return { ...options, signal: options.signal ? either(options.signal, signal) : signal };
+  const called = call({ ...options, signal: controller.signal });
+  const stop = () => listening.forEach(([one, onAbort]) => one.removeEventListener("abort", onAbort));
+  called.then(stop, stop);
+  return called;
 }
 
 function queryOptions(helper, operation, method, client, params, options) {
   return {
     queryKey: [SCOPE, baseUrlOf(client, helper), operation, paramsKey(params)],
-    queryFn: ({ signal } = {}) => client[method](params, withSignal(options, signal)),
+    queryFn: ({ signal } = {}) => withSignal(options, signal, (merged) => client[method](params, merged)),
     retry: false,
   };
 }
@@ -108,7 +116,7 @@ export function listPagesInfiniteQueryOptions(client, params, options) {
     queryKey: key,
     queryFn: async ({ pageParam, signal } = {}) => {
       const { page, seen } = pageParam ?? FIRST_PAGE;
-      const [envelope, next, seenNow] = await client[LIST_PAGE](params, withSignal(options, signal), page, seen);
+      const [envelope, next, seenNow] = await withSignal(options, signal, (merged) => client[LIST_PAGE](params, merged, page, seen));
       return { ...envelope, nextPageParam: next ? { page: next, seen: seenNow } : undefined };
     },
     initialPageParam: FIRST_PAGE,

@@ -8,6 +8,7 @@
 // one attempt per call and Query retrying by isRetryable. And no entry
 // loads query.js.
 import { test } from "node:test";
+import { getEventListeners } from "node:events";
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -146,6 +147,13 @@ for (const without of [false, true]) test(`the caller's signal and the query's b
   await assert.rejects(cancelled);
   assert.ok(await until(async () => (await counted(base, "closed")) === 3, 5000), "the server saw 3 connections closed");
   assert.equal(await counted(base), 3);
+  // A long-lived caller's signal keeps no listener of a query that has settled.
+  const lasting = new AbortController();
+  const answered = new UsersClient({ baseUrl: fault("ok"), retries: 0 });
+  for (const query of ["d", "e"]) {
+    await queries.fetchQuery(countUsersQueryOptions(answered, { query }, { signal: lasting.signal }));
+  }
+  assert.equal(getEventListeners(lasting.signal, "abort").length, 0);
 }));
 
 test("a failing query makes 1 + the client's retries requests, the query's retry off", async () => {
