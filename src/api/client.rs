@@ -6,8 +6,8 @@
 //! The request (its URL and body) is built once per call; each attempt
 //! resolves its headers (the header provider asked each time, so a retry
 //! carries fresh ones) and lets `beforeRequest` add to them;
-//! `afterResponse` may set an answer aside and ask for the attempt again. Errors leave with every attempt's credentials cut
-//! out. The loop is
+//! `afterResponse` may set an answer aside and ask for the attempt again.
+//! Errors leave with every attempt's credentials cut out. The loop is
 //! written once against the transport seam (`transport::Transport`); the
 //! target's transport is `transport::Target`.
 
@@ -327,8 +327,9 @@ impl UsersClient {
                 return Ok(prepared.clone());
             }
         }
-        // The client's provider, then the call's, one after the other: the
-        // loop keeps one place in the code that waits for a provider.
+        // The client's provider, then the call's, one after the other,
+        // through one wait in the code (each wait costs the `.wasm` its
+        // own copy of the signal's race).
         let mut provided = [HeaderList::new(), HeaderList::new()];
         let providers = [&client.header_provider, &options.header_provider];
         for (given, provider) in provided.iter_mut().zip(providers) {

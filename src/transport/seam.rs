@@ -119,9 +119,10 @@ pub(crate) trait Transport {
     /// What an attempt came to, before [`Transport::settle`] judges it.
     type Outcome;
 
-    /// One attempt of `request` with `headers`: the timeout of `bounds` (0: none) covers the response
-    /// and its body, and no more of a body than its limit is read;
-    /// `arrived` is told when the response headers are there. (The future is the transport's own, not wrapped: the loop
+    /// One attempt of `request` with `headers`: the timeout of `bounds` (0:
+    /// none) covers the response and its body, and no more of a body than
+    /// its limit is read; `arrived` is told when the response headers are
+    /// there. (The future is the transport's own, not wrapped: the loop
     /// awaits it, then settles what it came to.)
     fn attempt<'a>(
         request: &'a Self::Request,

@@ -81,11 +81,11 @@ impl Drop for Cancel {
     }
 }
 
-/// Runs one attempt of `request` with `headers` through `fetch` (the global one for `None`): the timeout
-/// of `bounds` (0: none) covers the response and its body, of which no more
-/// than the limit is read; `signal` is the caller's; `arrived` is told the
-/// HTTP status as soon as the response headers are there, with a way to
-/// read them.
+/// Runs one attempt of `request` with `headers` through `fetch` (the
+/// global one for `None`): the timeout of `bounds` (0: none) covers the
+/// response and its body, of which no more than the limit is read;
+/// `signal` is the caller's; `arrived` is told the HTTP status as soon as
+/// the response headers are there, with a way to read them.
 pub async fn attempt(
     request: &Request,
     headers: &Headers,
