@@ -100,10 +100,14 @@ lint:
 ## Native tests: the client's pure modules, the whole client on tokio
 ## against the reference server (its debug binary, built first), and the
 ## reference server; then the private-CA test again with the native-roots
-## feature (the platform's store).
+## feature (the platform's store). `--workspace` on the second run too:
+## cargo resolves features for the packages a command selects, so the root
+## package alone would compile its whole graph again (about 25 crates);
+## with the workspace selected, only what native-roots changes compiles
+## (reqwest, hyper-rustls, rustls-native-certs and the client).
 unit: debug-server
 	cargo test --locked --workspace
-	cargo test --locked --features native-roots --test native_tls
+	cargo test --locked --workspace --features user-management-client/native-roots --test native_tls
 
 ## The reference server as the tests run it (debug build, rebuilt when its source changed).
 debug-server:

@@ -115,7 +115,8 @@ if [ ${#tools[@]} -gt 0 ]; then
   (
     for tool in "${tools[@]}"; do
       # shellcheck disable=SC2086 # the arguments are words
-      CARGO_TARGET_DIR=target/tools step "installing ${tool%%|*}" cargo install --quiet --force ${tool#*|}
+      CARGO_TARGET_DIR=target/tools step "installing ${tool%%|*}" \
+        cargo install --quiet --force --config scripts/tools-profile.toml ${tool#*|}
     done
   ) >"$tools_log" 2>&1 &
   tools_pid=$!
