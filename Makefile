@@ -79,6 +79,12 @@ openapi: setup debug-server
 ## the newest (scripts/versions.sh).
 compat: versions
 
+## Lint: rustfmt, clippy on every target, rustdoc. Clippy and rustdoc check
+## the dependencies (metadata only), so the builds after them compile those
+## crates again, and each `--target` and package selection below compiles
+## its own copy of the crates whose features or host units differ: what
+## compiles more than once in `make test`, and why, is in CONTRIBUTING.md
+## ("What compiles twice").
 lint:
 	python3 scripts/import_cycles.py src
 	@for lock in $$(git ls-files '*Cargo.lock'); do \
@@ -109,7 +115,10 @@ unit: debug-server
 	cargo test --locked --workspace
 	cargo test --locked --workspace --features user-management-client/native-roots --test native_tls
 
-## The reference server as the tests run it (debug build, rebuilt when its source changed).
+## The reference server as the tests run it (debug build, rebuilt when its
+## source changed), its features resolved for it alone: `cargo test
+## --workspace` resolves them for every member with its dev-dependencies, and
+## builds the server's graph again for its own tests (CONTRIBUTING.md).
 debug-server:
 	cargo build --locked -q -p user-management-server
 
