@@ -9,7 +9,7 @@
 //! src/
 //! ├── lib.rs       the public API: re-exports only
 //! ├── binding.rs   #[doc(hidden)] the JS layer's and the fuzz targets' door; nothing in the crate uses it
-//! ├── api/         UsersClient, ClientOptions, CallOptions, Hooks (hooks/): may use transport, host, rules and the root files
+//! ├── api/         UsersClient, its request builders (request.rs), ClientOptions, CallOptions, Hooks (hooks/): may use transport, host, rules and the root files
 //! ├── transport/   how attempts reach the server: may use host, rules and the root files
 //! │   ├── mod.rs   the transports, and Target, this build's
 //! │   ├── seam.rs  the Transport trait the call loop is written against
@@ -108,6 +108,7 @@ pub use api::hooks::{
     Hooks, ResponseAction, ResponseInfo, RetryInfo,
 };
 pub use api::options::{CallOptions, ClientOptions};
+pub use api::request::{CountUsers, ListUsers, Pages};
 pub use error::{Cause, Error, ErrorKind};
 pub use host::provider::{HeaderList, HeaderProvider, ProvidedHeaders};
 pub use host::{MaybeSend, MaybeSendSync};

@@ -17,7 +17,7 @@ use user_management_client::{
 
 async fn count(client: &UsersClient) -> Result<u64, user_management_client::Error> {
     let none = CallOptions::default();
-    let envelope = client.count_users(&CountParams::default(), &none).await?;
+    let envelope = client.count_users().options(none.clone()).send().await?;
     Ok(envelope.result.total_users)
 }
 
@@ -88,7 +88,13 @@ async fn a_dropped_call_closes_its_connection_before_the_answer() {
     let params = CountParams::default();
     let none = CallOptions::default();
     // Boxed, so that `drop` drops the call itself.
-    let mut call = Box::pin(client.count_users(&params, &none));
+    let mut call = Box::pin(
+        client
+            .count_users()
+            .params(params.clone())
+            .options(none.clone())
+            .send(),
+    );
     // Poll the call until the server has its request, then drop it.
     while server.recorded("held", "native-drop", "attempts").await == 0 {
         tokio::select! {
@@ -219,7 +225,9 @@ async fn the_callers_http_client_is_the_one_used() {
         ClientOptions::new(format!("{}/faults/echo/native-http", server.url)).http_client(http);
     let client = UsersClient::new(options).expect("client");
     let envelope: user_management_client::Envelope<serde_json::Value> = client
-        .list_users(&Default::default(), &CallOptions::default())
+        .list_users()
+        .params(Default::default())
+        .send()
         .await
         .expect("echo");
     assert_eq!(envelope.result["headers"]["x-from-http-client"], "yes");
@@ -311,7 +319,9 @@ async fn timeout_zero_means_none_an_answer_after_an_hour_still_comes() {
     let client = paused_client(&url, None);
     let none = CallOptions::default().timeout(Duration::ZERO);
     let envelope = client
-        .count_users(&CountParams::default(), &none)
+        .count_users()
+        .options(none.clone())
+        .send()
         .await
         .expect("the answer after an hour");
     assert_eq!(envelope.result.total_users, 42);

@@ -78,7 +78,13 @@ async fn a_private_ca_is_refused_by_default_and_trusted_through_http_client() {
     let none = CallOptions::default();
 
     let refusing = UsersClient::new(ClientOptions::new(&url).retries(0)).expect("client");
-    let error = refusing.count_users(&params, &none).await.unwrap_err();
+    let error = refusing
+        .count_users()
+        .params(params.clone())
+        .options(none.clone())
+        .send()
+        .await
+        .unwrap_err();
     assert_eq!(error.kind(), ErrorKind::Network, "{error}");
     let source = std::error::Error::source(&error).expect("a source");
     assert!(
@@ -93,7 +99,10 @@ async fn a_private_ca_is_refused_by_default_and_trusted_through_http_client() {
     let trusting =
         UsersClient::new(ClientOptions::new(&url).http_client(http).retries(0)).expect("client");
     let count = trusting
-        .count_users(&params, &none)
+        .count_users()
+        .params(params.clone())
+        .options(none.clone())
+        .send()
         .await
         .expect("the count");
     assert_eq!(count.result.total_users, 42);
@@ -144,7 +153,7 @@ fn counts_through_ssl_cert_file_in_this_process() {
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
     let client = UsersClient::new(ClientOptions::new(&url).retries(0)).expect("client");
     let count = runtime
-        .block_on(client.count_users(&CountParams::default(), &CallOptions::default()))
+        .block_on(client.count_users().send())
         .expect("the count");
     println!("count {}", count.result.total_users);
 }

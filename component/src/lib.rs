@@ -34,8 +34,8 @@ use user_management_client::binding::options::{
     Naming, DEFAULT_MAX_BODY_BYTES, DEFAULT_RETRIES, DEFAULT_TIMEOUT,
 };
 use user_management_client::{
-    Active as ModelActive, CallOptions, ClientOptions as ModelOptions, CountParams as ModelCount,
-    Envelope, Error, ErrorKind as ModelKind, ListParams as ModelList, UsersClient,
+    Active as ModelActive, ClientOptions as ModelOptions, CountParams as ModelCount, Envelope,
+    Error, ErrorKind as ModelKind, ListParams as ModelList, UsersClient,
 };
 use wstd::runtime::block_on;
 
@@ -57,8 +57,7 @@ impl Guest for Component {
             active: params.active.map(active),
         };
         let client = UsersClient::new(client_options(options)).map_err(users_error)?;
-        let envelope =
-            block_on(client.count_users(&params, &CallOptions::default())).map_err(users_error)?;
+        let envelope = block_on(client.count_users().params(params).send()).map_err(users_error)?;
         Ok(CountEnvelope {
             status: envelope.status,
             total_users: envelope.result.total_users,
@@ -76,7 +75,7 @@ impl Guest for Component {
         let client = UsersClient::new(client_options(options)).map_err(users_error)?;
         // The result's JSON text as the server sent it.
         let envelope: Envelope<Box<RawValue>> =
-            block_on(client.list_users(&params, &CallOptions::default())).map_err(users_error)?;
+            block_on(client.list_users().params(params).send()).map_err(users_error)?;
         serde_json::to_string(&envelope).map_err(|error| {
             users_error(Error::new(ModelKind::Decode, error.to_string()).with_status(Some(200)))
         })

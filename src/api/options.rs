@@ -266,14 +266,18 @@ where
     })
 }
 
-/// One call's options. `CallOptions::default()` has none.
+/// One call's options. `CallOptions::default()` has none. A request
+/// builder's per-call setters fill one; a whole one goes in through
+/// [`CountUsers::options`](crate::CountUsers::options) and
+/// [`ListUsers::options`](crate::ListUsers::options) (one set of options
+/// for several calls).
 ///
 /// In a JS host (wasm32-unknown-unknown):
 ///
 /// ```ignore
 /// # async fn run(client: user_management_client::UsersClient) -> Result<(), user_management_client::Error> {
 /// use std::time::Duration;
-/// use user_management_client::{CallOptions, CountParams};
+/// use user_management_client::CallOptions;
 ///
 /// let controller = web_sys::AbortController::new().unwrap();
 /// let options = CallOptions::default()
@@ -281,7 +285,8 @@ where
 ///     .timeout(Duration::from_secs(2))
 ///     .retries(0)
 ///     .header("X-Request-Id", "42");
-/// client.count_users(&CountParams::default(), &options).await?;
+/// client.count_users().options(options.clone()).send().await?;
+/// client.list_users().options(options).send::<serde_json::Value>().await?;
 /// # Ok(()) }
 /// ```
 #[derive(Clone, Default)]
