@@ -63,7 +63,8 @@ fn new_checks_the_options_natively() {
     ] {
         let error = UsersClient::new(ClientOptions::new(bad)).expect_err(bad);
         assert_eq!(error.kind(), ErrorKind::Validation, "{bad}");
-        assert_eq!(error.param(), Some("baseUrl"), "{bad}");
+        assert_eq!(error.param(), Some("base_url"), "{bad}");
+        assert!(error.message().starts_with("base_url "), "{error}");
     }
     let error =
         UsersClient::new(ClientOptions::new("http://x").header("bad name", "v")).unwrap_err();

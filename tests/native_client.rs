@@ -69,7 +69,7 @@ async fn counts_and_a_typed_list_page() {
 async fn a_bad_base_url_is_a_validation_error() {
     let error = UsersClient::new(ClientOptions::new("ftp://example.com")).unwrap_err();
     assert_eq!(error.kind(), ErrorKind::Validation);
-    assert_eq!(error.param(), Some("baseUrl"));
+    assert_eq!(error.param(), Some("base_url"));
 }
 
 #[tokio::test]
@@ -79,7 +79,65 @@ async fn a_404_is_an_http_error() {
     let error = client.count_users().send().await.unwrap_err();
     assert_eq!(error.kind(), ErrorKind::Http);
     assert_eq!(error.http_status(), Some(404));
-    assert_eq!(error.status(), Some(404));
+    assert_eq!(error.api_status(), Some(404));
+    assert!(!error.is_retryable());
+}
+
+/// The error's predicates, as reqwest names them: a 503 has its HTTP
+/// status and is retryable (the client's own rule); a refused port is a
+/// connect error, retryable; a timeout says so; a non-200 envelope has its
+/// `api_status` and is not retried; a page size the walk refuses names
+/// `page_size`.
+#[tokio::test]
+async fn errors_say_what_they_are_as_rust_users_expect() {
+    let server = server();
+    let at = |scenario: &str| {
+        let base = format!("{}/faults/{scenario}/native-errors", server.url);
+        UsersClient::new(ClientOptions::new(base).retries(0)).expect("client")
+    };
+    let busy = at("busy").count_users().send().await.unwrap_err();
+    assert_eq!(
+        (busy.kind(), busy.http_status()),
+        (ErrorKind::Http, Some(503))
+    );
+    assert!(busy.is_retryable() && !busy.is_timeout() && !busy.is_connect());
+    assert_eq!(busy.api_status(), Some(503), "its body is an envelope");
+    let api = at("status-403").count_users().send().await.unwrap_err();
+    assert_eq!(
+        (api.kind(), api.api_status(), api.http_status()),
+        (ErrorKind::Api, Some(403), Some(200))
+    );
+    assert!(!api.is_retryable());
+    let refused = UsersClient::new(ClientOptions::new(refused_url()).retries(0))
+        .expect("client")
+        .count_users()
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(refused.kind(), ErrorKind::Network);
+    assert!(refused.is_connect() && refused.is_retryable(), "{refused}");
+    let slow = UsersClient::new(
+        ClientOptions::new(format!("{}/faults/slow/native-errors", server.url))
+            .timeout(Duration::from_millis(200))
+            .retries(0),
+    )
+    .expect("client")
+    .count_users()
+    .send()
+    .await
+    .unwrap_err();
+    assert!(
+        slow.is_timeout() && slow.is_retryable() && !slow.is_connect(),
+        "{slow}"
+    );
+    let huge = at("ok")
+        .list_users()
+        .page_size(1 << 60)
+        .send::<serde_json::Value>()
+        .await
+        .unwrap_err();
+    assert_eq!(huge.param(), Some("page_size"));
+    assert!(huge.message().starts_with("page_size "), "{huge}");
 }
 
 #[tokio::test]

@@ -89,9 +89,9 @@ impl UsersClient {
     /// base URL is parsed by the platform's `URL` in a JS host, by the `url`
     /// crate elsewhere.
     pub fn new(options: ClientOptions) -> Result<UsersClient, Error> {
-        check_base_url(&options.base_url)?;
+        check_base_url(&options.base_url, options.naming)?;
         check_headers(&options.headers)?;
-        let href = Target::base_href(&options.base_url)?;
+        let href = Target::base_href(&options.base_url, options.naming.base_url())?;
         let prepared = options.header_provider.is_none().then(|| {
             let resolved = Resolved::new(&options.headers, &[], &[], options.params_in);
             Target::headers(resolved)
@@ -127,7 +127,10 @@ impl UsersClient {
         params: &ListParams,
         options: &CallOptions,
     ) -> Result<Envelope<T>, Error> {
-        self.list_and(params, options, Target::decode).await
+        let object = self.list_params(params)?;
+        self.call_and(Operation::List, &object, options, Target::decode)
+            .await
+            .map_err(|rejection| rejection.error)
     }
 
     /// One page of a walk through the list's pages: the result checked as
@@ -152,21 +155,17 @@ impl UsersClient {
             let status = envelope.status;
             Ok((Envelope { status, result }, view))
         };
-        self.list_and(params, options, decode).await
-    }
-
-    /// A list call with `params` checked, then `decode` on the body.
-    async fn list_and<T>(
-        &self,
-        params: &ListParams,
-        options: &CallOptions,
-        decode: impl FnOnce(Body) -> Result<T, Error>,
-    ) -> Result<T, Error> {
-        check_list_params(params, self.config.options.params_in)?;
-        let object = Target::params(params)?;
+        let object = self.list_params(params)?;
         self.call_and(Operation::List, &object, options, decode)
             .await
             .map_err(|rejection| rejection.error)
+    }
+
+    /// A list call's params, checked, as the transport sends them.
+    fn list_params(&self, params: &ListParams) -> Result<Params, Error> {
+        let client = &self.config.options;
+        check_list_params(params, client.params_in, client.naming)?;
+        Target::params(params)
     }
 
     /// The options this client was made with.

@@ -33,6 +33,8 @@ extern "C" {
     fn fetch_resolving_with(value: &JsValue) -> js_sys::Function;
     #[wasm_bindgen(js_name = oddResponse)]
     fn odd_response(name: &str) -> JsValue;
+    #[wasm_bindgen(js_name = timeoutSignal)]
+    fn timeout_signal(ms: u32) -> JsValue;
 }
 
 /// One page of the reference server's list (its shape is not in the spec:
@@ -320,7 +322,7 @@ fn bad_options_are_validation_errors_at_once() {
     ] {
         let error = failed(RustClient::new(ClientOptions::new(bad)).map(|_| ()));
         assert_eq!(error.kind(), ErrorKind::Validation, "{bad:?}");
-        assert_eq!(error.param(), Some("baseUrl"), "{bad:?}");
+        assert_eq!(error.param(), Some("base_url"), "{bad:?}");
         assert_eq!(error.to_string(), error.message());
     }
     for (name, value) in [
@@ -370,7 +372,7 @@ async fn http_503_with_two_retries_is_three_attempts_then_http() {
     assert_eq!(call_count(&fake), 3);
     assert_eq!(error.kind(), ErrorKind::Http);
     assert_eq!(error.http_status(), Some(503));
-    assert_eq!(error.status(), None, "the body is not an envelope");
+    assert_eq!(error.api_status(), None, "the body is not an envelope");
     assert_eq!(error.body(), Some("busy, try later"));
     assert_eq!(error.to_string(), error.message());
     assert!(!error.message().is_empty());
@@ -410,7 +412,7 @@ async fn a_non_200_envelope_is_an_api_error() {
     let fake = scripted(r#"[{"body":"{\"status\":403,\"result\":{\"error\":\"forbidden\"}}"}]"#);
     let error = failed(faked(&fake, |o| o).count_users().send().await);
     assert_eq!(error.kind(), ErrorKind::Api);
-    assert_eq!(error.status(), Some(403));
+    assert_eq!(error.api_status(), Some(403));
     assert_eq!(error.http_status(), Some(200));
     assert!(error.body().unwrap().contains("forbidden"));
     assert_eq!(call_count(&fake), 1, "api errors are not retried");
@@ -423,7 +425,7 @@ async fn a_non_200_envelope_is_an_api_error() {
             .await,
     );
     assert_eq!(
-        (error.kind(), error.status(), error.http_status()),
+        (error.kind(), error.api_status(), error.http_status()),
         (ErrorKind::Api, Some(403), Some(200))
     );
     assert_eq!(attempts(&base).await, 1.0);
@@ -441,7 +443,7 @@ async fn decode_and_http_errors_from_the_real_server() {
         options.retries = 0;
         let error = failed(client(options).count_users().send().await);
         assert_eq!(
-            (error.kind(), error.http_status(), error.status()),
+            (error.kind(), error.http_status(), error.api_status()),
             (kind, http_status, status),
             "{scenario}: {error}"
         );
@@ -477,6 +479,45 @@ async fn no_answer_within_timeout_ms_is_a_timeout() {
             .await,
     );
     assert_eq!(error.kind(), ErrorKind::Timeout);
+}
+
+/// The error's predicates in a JS host: the client's own timeout
+/// `is_timeout` and is retryable; the caller's deadline (a signal's
+/// `TimeoutError`, given through the builder's `.signal`) `is_timeout`
+/// and is not (the call is over); `fetch` failing is a `network` error
+/// that `is_connect` cannot tell apart (`false`), retryable.
+#[wasm_bindgen_test]
+async fn an_errors_predicates_in_a_js_host() {
+    let fake = scripted(r#"[{"hang":true}]"#);
+    let own = failed(
+        faked(&fake, |o| o.timeout(Duration::from_millis(30)).retries(0))
+            .count_users()
+            .send()
+            .await,
+    );
+    assert!(own.is_timeout() && own.is_retryable(), "{own}");
+    let fake = scripted(r#"[{"hang":true}]"#);
+    let deadline = failed(
+        faked(&fake, |o| o.retries(2))
+            .count_users()
+            .signal(timeout_signal(50).unchecked_into())
+            .send()
+            .await,
+    );
+    assert!(deadline.is_timeout(), "{deadline}");
+    assert!(
+        !deadline.is_retryable(),
+        "the caller's deadline ends the call"
+    );
+    assert_eq!(call_count(&fake), 1);
+    let refused = failed(
+        client(ClientOptions::new("http://127.0.0.1:9/").retries(0))
+            .count_users()
+            .send()
+            .await,
+    );
+    assert_eq!(refused.kind(), ErrorKind::Network, "{refused}");
+    assert!(refused.is_retryable() && !refused.is_connect());
 }
 
 #[wasm_bindgen_test]
