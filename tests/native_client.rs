@@ -228,12 +228,10 @@ async fn eight_joined_calls_overlap() {
     let client = UsersClient::new(options).expect("client");
     let mut params = ListParams::default();
     params.extra.insert("ms".into(), "1000".into());
-    let none = CallOptions::default();
     let call = || {
         client
             .list_users()
             .params(params.clone())
-            .options(none.clone())
             .send::<serde_json::Value>()
     };
     let started = Instant::now();

@@ -16,7 +16,7 @@ use tokio_rustls::rustls::{self, ServerConfig};
 use tokio_rustls::TlsAcceptor;
 
 use common::answer_42;
-use user_management_client::{CallOptions, ClientOptions, CountParams, ErrorKind, UsersClient};
+use user_management_client::{ClientOptions, CountParams, ErrorKind, UsersClient};
 
 /// A CA's certificate (PEM) and a server config with a certificate for
 /// 127.0.0.1 that the CA signed.
@@ -75,13 +75,11 @@ async fn a_private_ca_is_refused_by_default_and_trusted_through_http_client() {
     let (ca_pem, config) = private_ca();
     let url = https_server(config).await;
     let params = CountParams::default();
-    let none = CallOptions::default();
 
     let refusing = UsersClient::new(ClientOptions::new(&url).retries(0)).expect("client");
     let error = refusing
         .count_users()
         .params(params.clone())
-        .options(none.clone())
         .send()
         .await
         .unwrap_err();
@@ -101,7 +99,6 @@ async fn a_private_ca_is_refused_by_default_and_trusted_through_http_client() {
     let count = trusting
         .count_users()
         .params(params.clone())
-        .options(none.clone())
         .send()
         .await
         .expect("the count");
