@@ -65,6 +65,7 @@ macro_rules! call_options {
         /// [`ErrorKind::Aborted`](crate::ErrorKind::Aborted). (JS host builds
         /// only; elsewhere, drop the call's future.)
         #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
+        #[cfg_attr(docsrs, doc(cfg(all(target_arch = "wasm32", not(target_os = "wasi")))))]
         pub fn signal(mut self, signal: web_sys::AbortSignal) -> Self {
             self.options = self.options.signal(signal);
             self
