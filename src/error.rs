@@ -167,10 +167,10 @@ impl Source {
 ///
 /// Its accessors are named as reqwest names them where they mean the
 /// same: [`Error::http_status`] is the HTTP status, and the envelope's own
-/// `status` is [`Error::api_status`]. There is no `status()`: reqwest's
-/// `status()` is the HTTP status, while this crate's meant the envelope's,
-/// so `error.api_status() == Some(401)` compiled and never matched an HTTP
-/// 401; with two names, each says which status it is.
+/// `status` is [`Error::api_status`]. There is no `status()`: in reqwest
+/// `status()` is the HTTP status, and an error with two statuses names
+/// each, so that `error.http_status() == Some(401)` says which one it
+/// compares.
 ///
 /// ```
 /// use user_management_client::{ClientOptions, Error, ErrorKind, UsersClient};
