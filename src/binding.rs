@@ -1,7 +1,9 @@
-//! What the crate's JS layer (`user-management-client-js`) and its fuzz
-//! targets use beyond the Rust API: the rules they apply to JS values, the
-//! JS value behind an error, and the client's JS-facing calls. Hidden from
-//! the docs and no part of the semver contract; nothing in this crate uses it.
+//! What the crate's JS layer (`user-management-client-js`), its component
+//! and its fuzz targets use beyond the Rust API: the rules they apply to JS
+//! values, the JS value behind an error, the error constructors they need,
+//! and the client's JS-facing calls and the component's. Re-exported whole
+//! as `__private`, hidden from the docs and no part of the public API or
+//! the semver contract; nothing in this crate uses it.
 
 #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 use std::future::Future;

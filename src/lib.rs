@@ -18,7 +18,7 @@
 // ```text
 // src/
 // ├── lib.rs       the public API: re-exports only
-// ├── binding.rs   #[doc(hidden)] the JS layer's and the fuzz targets' door; nothing in the crate uses it
+// ├── binding.rs   the JS layer's, the component's and the fuzz targets' door (re-exported as the hidden `__private`); nothing in the crate uses it
 // ├── api/         UsersClient, its request builders (request.rs), ClientOptions, CallOptions, Hooks (hooks/): may use transport, host, rules and the root files
 // ├── transport/   how attempts reach the server: may use host, rules and the root files
 // │   ├── mod.rs   the transports, and Target, this build's
@@ -77,8 +77,16 @@ mod rules;
 mod transport;
 mod wire;
 
+mod binding;
+
+/// What the crate's JS layer (`user-management-client-js`), its component
+/// and its fuzz targets use beyond the Rust API (`src/binding.rs`). Hidden,
+/// and no part of the public API or of its semver promises: it may change
+/// in any release.
 #[doc(hidden)]
-pub mod binding;
+pub mod __private {
+    pub use crate::binding::*;
+}
 
 /// The Rust samples of the README and the book, compiled (and, where they
 /// need no server, run) by `cargo test --doc`: a sample that stops

@@ -6,7 +6,7 @@
 //! This crate only converts: WIT records to the library's model types
 //! (`ClientOptions`, `CountParams`, `ListParams`, `Active`), each call to
 //! the library's `UsersClient` (the call its request builders send, made
-//! through `binding::count` and `binding::list`, which leave out the
+//! through `__private::count` and `__private::list`, which leave out the
 //! builder's own future), and the library's `Error` to `users-error`.
 //! The rules and the call loop are the library's; on `wasm32-wasip2` it
 //! sends through its WASI transport (`wasi:http`, `wasi:clocks`), whose
@@ -31,10 +31,10 @@
 use std::time::Duration;
 
 use serde_json::value::RawValue;
-use user_management_client::binding::options::{
+use user_management_client::__private::options::{
     Naming, DEFAULT_MAX_BODY_BYTES, DEFAULT_RETRIES, DEFAULT_TIMEOUT,
 };
-use user_management_client::binding::{count, list, named, with_status};
+use user_management_client::__private::{count, list, named, with_status};
 use user_management_client::{
     Active as ModelActive, CallOptions, ClientOptions as ModelOptions, CountParams as ModelCount,
     Envelope, Error, ErrorKind as ModelKind, ListParams as ModelList, UsersClient,

@@ -2,7 +2,7 @@
 //! [`Rejection`] (an `Error` and the JS value behind it).
 
 use js_sys::{JsString, Object, Reflect};
-use user_management_client::binding::{
+use user_management_client::__private::{
     body_is_json, error_kind, is_timeout_error, never_retried, parse_json, retry, Rejection,
 };
 use user_management_client::ErrorKind;

@@ -10,10 +10,10 @@ use std::time::Duration;
 
 use js_sys::{Array, Function, JsString, Object, Reflect};
 use serde::Serialize;
-use user_management_client::binding::options::{self, CALL_KEYS, CLIENT_KEYS};
-use user_management_client::binding::params::{check_param, check_params_value, Param};
-use user_management_client::binding::value::{quoted, Value};
-use user_management_client::binding::{
+use user_management_client::__private::options::{self, CALL_KEYS, CLIENT_KEYS};
+use user_management_client::__private::params::{check_param, check_params_value, Param};
+use user_management_client::__private::value::{quoted, Value};
+use user_management_client::__private::{
     header_provider, invalid, params_object, retry_cause, settled, validation, Rejection,
 };
 use user_management_client::{
@@ -126,7 +126,7 @@ pub fn call_options(options: &JsValue) -> Result<CallOptions, Rejection> {
 fn base_options(base_url: &JsValue) -> Result<ClientOptions, Rejection> {
     let base_url = Value::of(base_url);
     let options = ClientOptions::new(options::base_url_text(&base_url)?);
-    Ok(user_management_client::binding::named(
+    Ok(user_management_client::__private::named(
         options,
         options::Naming::Js,
     ))
