@@ -26,8 +26,8 @@ has() {
 
 cargo_meta='^(Cargo\.toml|Cargo\.toml\.orig|Cargo\.lock|\.cargo_vcs_info\.json|LICENSE-MIT|LICENSE-APACHE)$'
 lib=$(cargo package --list --allow-dirty -p user-management-client)
-only user-management-client "$cargo_meta|^README\.crate\.md$|^src/.+\.rs$|^src/transport/fetch/bridge\.js$" "$lib"
-for file in README.crate.md LICENSE-MIT LICENSE-APACHE src/lib.rs src/transport/fetch/bridge.js; do has user-management-client "$file" "$lib"; done
+only user-management-client "$cargo_meta|^README\.md$|^docs/src/[a-z-]+\.md$|^README\.crate\.md$|^src/.+\.rs$|^src/transport/fetch/bridge\.js$" "$lib"
+for file in README.crate.md README.md docs/src/rust.md LICENSE-MIT LICENSE-APACHE src/lib.rs src/transport/fetch/bridge.js; do has user-management-client "$file" "$lib"; done
 js=$(cargo package --list --allow-dirty -p user-management-client-js)
 only user-management-client-js "$cargo_meta|^README\.md$|^snippet\.js$|^src/.+\.rs$" "$js"
 for file in README.md LICENSE-MIT LICENSE-APACHE snippet.js src/lib.rs; do has user-management-client-js "$file" "$js"; done
@@ -39,6 +39,20 @@ echo "publish-check: user-management-client ships $(wc -l <<<"$lib") files, user
 # registry (--offline: the crates are fetched by set-up; `cargo publish
 # --dry-run` would update the index).
 cargo package --locked --offline --allow-dirty -p user-management-client -p user-management-client-js
+
+# The library's tests, doctests included, as a distribution runs them on
+# the published crate: from the unpacked .crate alone, outside the
+# repository (so that no workspace is found: the pages its doctests
+# compile ship with it); its build in target/packaged-tests/, kept between
+# runs.
+version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
+repo=$PWD
+unpacked=$(mktemp -d)
+trap 'rm -rf "$unpacked"' EXIT
+tar -xzf "target/package/user-management-client-$version.crate" -C "$unpacked"
+(cd "$unpacked/user-management-client-$version" &&
+  CARGO_TARGET_DIR="$repo/target/packaged-tests" cargo test --locked --offline -q) ||
+  { echo "publish-check: the packaged user-management-client fails its tests" >&2; exit 1; }
 
 [ -f pkg/package.json ] || { echo "publish-check: no pkg/package.json: run make build" >&2; exit 1; }
 npm_json=$(cd pkg && npm publish --dry-run --json --loglevel=error 2>/dev/null)

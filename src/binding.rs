@@ -1,7 +1,9 @@
-//! What the crate's JS layer (`user-management-client-js`) and its fuzz
-//! targets use beyond the Rust API: the rules they apply to JS values, the
-//! JS value behind an error, and the client's JS-facing calls. Hidden from
-//! the docs and no part of the semver contract; nothing in this crate uses it.
+//! What the crate's JS layer (`user-management-client-js`), its component
+//! and its fuzz targets use beyond the Rust API: the rules they apply to JS
+//! values, the JS value behind an error, the error constructors they need,
+//! and the client's JS-facing calls and the component's. Re-exported whole
+//! as `__private`, hidden from the docs and no part of the public API or
+//! the semver contract; nothing in this crate uses it.
 
 #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 use std::future::Future;
@@ -38,6 +40,43 @@ pub async fn call(
     options: &crate::CallOptions,
 ) -> Result<JsValue, Rejection> {
     client.call(operation, params, options).await
+}
+
+/// A `validation` error about `param` (the JS layer's own checks of JS
+/// values).
+pub fn validation(param: &str, message: impl Into<String>) -> Error {
+    Error::validation(param, message)
+}
+
+/// A `validation` error naming the value and the allowed ones.
+pub fn invalid(param: &str, expected: &str, got: &str) -> Error {
+    Error::invalid(param, expected, got)
+}
+
+/// The same error with the envelope's `status` (the component's decode
+/// error of a list's envelope).
+pub fn with_status(error: Error, status: Option<i64>) -> Error {
+    error.with_status(status)
+}
+
+/// The count call as the component makes it: the call the builders
+/// send, without the builder's own future around it (the component's
+/// `.wasm` has a size budget).
+pub fn count<'a>(
+    client: &'a UsersClient,
+    params: &'a crate::CountParams,
+    options: &'a crate::CallOptions,
+) -> impl std::future::Future<Output = Result<crate::Envelope<crate::Count>, Error>> + 'a {
+    client.count(params, options)
+}
+
+/// The list call as the component makes it (see [`count`]).
+pub fn list<'a, T: serde::de::DeserializeOwned + 'a>(
+    client: &'a UsersClient,
+    params: &'a crate::ListParams,
+    options: &'a crate::CallOptions,
+) -> impl std::future::Future<Output = Result<crate::Envelope<T>, Error>> + 'a {
+    client.list(params, options)
 }
 
 /// Where `client` sends params.

@@ -11,7 +11,7 @@ use std::fmt;
 #[cfg(not(target_arch = "wasm32"))]
 use std::sync::Arc;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize, Serializer};
 
 use crate::wire::Wire;
 
@@ -78,6 +78,13 @@ impl Wire for ErrorKind {
     }
 }
 
+/// As its `kind` string, which is also what it deserializes from.
+impl Serialize for ErrorKind {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
 impl fmt::Display for ErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
@@ -92,7 +99,7 @@ pub struct Cause(String);
 
 impl Cause {
     /// A cause described by `text`.
-    pub fn new(text: impl Into<String>) -> Cause {
+    pub(crate) fn new(text: impl Into<String>) -> Cause {
         Cause(text.into())
     }
 }
@@ -158,16 +165,26 @@ impl Source {
 
 /// A failed call. Its message never holds a credential.
 ///
+/// Its accessors are named as reqwest names them where they mean the
+/// same: [`Error::http_status`] is the HTTP status, and the envelope's own
+/// `status` is [`Error::api_status`]. There is no `status()`: in reqwest
+/// `status()` is the HTTP status, and an error with two statuses names
+/// each, so that `error.http_status() == Some(401)` says which one it
+/// compares.
+///
 /// ```
-/// use user_management_client::{Error, ErrorKind};
+/// use user_management_client::{ClientOptions, Error, ErrorKind, UsersClient};
 ///
 /// fn assert_send_sync<T: Send + Sync + 'static>() {}
 /// assert_send_sync::<Error>();
 ///
-/// fn check() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-///     Err(Error::validation("active", "active must be a boolean"))?
+/// fn check() -> Result<UsersClient, Box<dyn std::error::Error + Send + Sync>> {
+///     Ok(UsersClient::new(ClientOptions::new("ftp://example.com"))?)
 /// }
-/// assert_eq!(check().unwrap_err().to_string(), "active must be a boolean");
+/// let error = check().unwrap_err().downcast::<Error>().unwrap();
+/// assert_eq!(error.kind(), ErrorKind::Validation);
+/// assert_eq!(error.param(), Some("base_url"));
+/// assert!(!error.is_retryable());
 /// assert_eq!(ErrorKind::Validation.to_string(), "validation");
 /// ```
 #[derive(Debug, Clone)]
@@ -180,6 +197,11 @@ pub struct Error {
     // Boxed, rare: keeps `Result<_, Error>` small.
     body: Option<Box<Body>>,
     source: Option<Box<Source>>,
+    /// Whether the transport could tell that no connection was made
+    /// (refused, DNS, unreachable, a connect timeout); `fetch` cannot, so a
+    /// JS host build has no such field.
+    #[cfg(not(all(target_arch = "wasm32", not(target_os = "wasi"))))]
+    connect: bool,
     /// A failure no attempt is made again for whatever its kind (a setup
     /// error, a body over its limit), which the transports and the JS
     /// layer's `isRetryable` read.
@@ -209,7 +231,8 @@ struct Body {
 }
 
 impl Error {
-    /// An error of `kind` with `message` and nothing else.
+    /// An error of `kind` with `message` and nothing else (for a test
+    /// double of a call, say; the client's own errors carry more).
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
         Error {
             kind,
@@ -219,6 +242,8 @@ impl Error {
             http_status: None,
             body: None,
             source: None,
+            #[cfg(not(all(target_arch = "wasm32", not(target_os = "wasi"))))]
+            connect: false,
             never_retried: false,
         }
     }
@@ -237,7 +262,7 @@ impl Error {
     }
 
     /// A `validation` error about `param`.
-    pub fn validation(param: &str, message: impl Into<String>) -> Error {
+    pub(crate) fn validation(param: &str, message: impl Into<String>) -> Error {
         Error::validation_text(param, message.into())
     }
 
@@ -252,12 +277,12 @@ impl Error {
 
     /// A `validation` error naming the value and the allowed ones, e.g.
     /// `active must be "all", "true", "false" or a boolean; got "yes"`.
-    pub fn invalid(param: &str, expected: &str, got: &str) -> Error {
+    pub(crate) fn invalid(param: &str, expected: &str, got: &str) -> Error {
         Error::validation(param, format!("{param} must be {expected}; got {got}"))
     }
 
     /// The same error with the envelope's `status`.
-    pub fn with_status(mut self, status: Option<i64>) -> Error {
+    pub(crate) fn with_status(mut self, status: Option<i64>) -> Error {
         self.status = status;
         self
     }
@@ -279,7 +304,7 @@ impl Error {
     }
 
     /// The same error, with `cause` as its [`source`](std::error::Error::source).
-    pub fn with_source(mut self, cause: Cause) -> Error {
+    pub(crate) fn with_source(mut self, cause: Cause) -> Error {
         self.source = Some(Box::new(Source::Text(cause)));
         self
     }
@@ -296,6 +321,14 @@ impl Error {
         self
     }
 
+    /// The same error, as one the transport could tell made no
+    /// connection (the native and WASI transports can; `fetch` cannot).
+    #[cfg(not(all(target_arch = "wasm32", not(target_os = "wasi"))))]
+    pub(crate) fn connecting(mut self) -> Error {
+        self.connect = true;
+        self
+    }
+
     /// What went wrong.
     pub fn kind(&self) -> ErrorKind {
         self.kind
@@ -306,15 +339,40 @@ impl Error {
         &self.message
     }
 
-    /// For `validation`: the param or option at fault (`"active"`, `"headers"`,
-    /// `"baseUrl"`, an unknown key itself, ...).
+    /// For `validation`: the param or option at fault, by the name the
+    /// API that was called gives it: in the Rust API `"base_url"`,
+    /// `"page_size"`, `"headers"`, `"active"`, an extra param's key
+    /// itself, ...; in the JS API its own names (`"baseUrl"`,
+    /// `"pageSize"`, ...).
     pub fn param(&self) -> Option<&str> {
         self.param.as_deref()
     }
 
-    /// The envelope's `status`, where a body carried one.
-    pub fn status(&self) -> Option<i64> {
+    /// The envelope's own `status`, where a body carried one (an
+    /// [`ErrorKind::Api`] error always has it; an [`ErrorKind::Http`] one
+    /// where the body was an envelope). For the HTTP status, see
+    /// [`Error::http_status`].
+    pub fn api_status(&self) -> Option<i64> {
         self.status
+    }
+
+    /// Whether the call ended because an attempt had no answer in time
+    /// ([`ErrorKind::Timeout`]: the `timeout` option, or in a JS host the
+    /// caller's signal's deadline).
+    pub fn is_timeout(&self) -> bool {
+        self.kind == ErrorKind::Timeout
+    }
+
+    /// Whether the transport could tell that no connection was made: the
+    /// server refused it, its name did not resolve, it was unreachable, or
+    /// connecting timed out. Natively (reqwest's `is_connect`) and on WASI
+    /// (`wasi:http`'s error code); a JS host's `fetch` does not say, so
+    /// there it is always `false` (the error is [`ErrorKind::Network`]).
+    pub fn is_connect(&self) -> bool {
+        #[cfg(not(all(target_arch = "wasm32", not(target_os = "wasi"))))]
+        return self.connect;
+        #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
+        false
     }
 
     /// The HTTP status, where a response arrived.
@@ -384,6 +442,15 @@ mod tests {
         send_sync::<Error>();
         send_sync::<ErrorKind>();
     };
+
+    #[test]
+    fn an_error_kind_serializes_as_it_deserializes() {
+        for (kind, name) in ErrorKind::ALL.iter().zip(ErrorKind::NAMES) {
+            let json = serde_json::to_string(kind).unwrap();
+            assert_eq!(json, format!("\"{name}\""));
+            assert_eq!(serde_json::from_str::<ErrorKind>(&json).unwrap(), *kind);
+        }
+    }
 
     #[test]
     fn invalid_names_param_expected_and_got() {

@@ -1,35 +1,5 @@
 #![doc = include_str!("../README.crate.md")]
 //!
-//! # Layout
-//!
-//! The folders are the layers; each uses only those below it (the book's
-//! "Layout" page, `docs/src/layout.md`, says the same):
-//!
-//! ```text
-//! src/
-//! ├── lib.rs       the public API: re-exports only
-//! ├── binding.rs   #[doc(hidden)] the JS layer's and the fuzz targets' door; nothing in the crate uses it
-//! ├── api/         UsersClient, ClientOptions, CallOptions, Hooks (hooks/): may use transport, host, rules and the root files
-//! ├── transport/   how attempts reach the server: may use host, rules and the root files
-//! │   ├── mod.rs   the transports, and Target, this build's
-//! │   ├── seam.rs  the Transport trait the call loop is written against
-//! │   ├── fetch/   through the JS host's fetch (JS types: here, in host/'s JS rejection and signal, and api's JS-facing options)
-//! │   ├── wasi/    through wasi:http and wasi:clocks, on wasm32-wasip2 only (the component in component/)
-//! │   ├── native/  through reqwest (rustls) on tokio, on every target that is not wasm32
-//! │   └── plain/   the request and answer of wasi/ and native/ (serde_json, url)
-//! ├── host/        what transport and api both use: Send bounds, header provider, rejection, signal
-//! ├── rules/       pure, JS-free, native-tested: may use only the root files below
-//! ├── model.rs     the serde data types
-//! ├── error.rs     the one error type
-//! ├── wire.rs      the enums' wire names by match, tested against their serde attributes
-//! └── platform.rs  the host's number writer (JavaScript's, in a JS host)
-//! ```
-//!
-//! Each transport asks the same rules what to send, how to judge the answer
-//! and whether to retry; [`UsersClient`]'s one call loop is written once
-//! against the transport seam, and one `cfg`-selected alias names the
-//! target's transport.
-//!
 //! Everything compiles and runs on every target. Natively the calls go
 //! through reqwest on tokio and must run inside a tokio runtime: outside
 //! one a call fails at once with an [`ErrorKind::Network`] error saying so.
@@ -39,11 +9,42 @@
 //! tree. The JS-facing options (`fetch`, `signal`, `credentials`) exist in
 //! a JS host build (wasm32-unknown-unknown) only; neither the native nor the
 //! wasm32-wasip2 dependency tree has a JS binding crate.
-//!
-//! Nothing here may panic: a trap kills the wasm instance for every later
-//! call, so `unwrap`, `expect`, `panic!` and indexing are denied outside
-//! tests, and every JS exception becomes an [`Error`].
 
+// Layout
+//
+// The folders are the layers; each uses only those below it (the book's
+// "Layout" page, `docs/src/layout.md`, says the same):
+//
+// ```text
+// src/
+// ├── lib.rs       the public API: re-exports only
+// ├── binding.rs   the JS layer's, the component's and the fuzz targets' door (re-exported as the hidden `__private`); nothing in the crate uses it
+// ├── api/         UsersClient, its request builders (request.rs), ClientOptions, CallOptions, Hooks (hooks/): may use transport, host, rules and the root files
+// ├── transport/   how attempts reach the server: may use host, rules and the root files
+// │   ├── mod.rs   the transports, and Target, this build's
+// │   ├── seam.rs  the Transport trait the call loop is written against
+// │   ├── fetch/   through the JS host's fetch (JS types: here, in host/'s JS rejection and signal, and api's JS-facing options)
+// │   ├── wasi/    through wasi:http and wasi:clocks, on wasm32-wasip2 only (the component in component/)
+// │   ├── native/  through reqwest (rustls) on tokio, on every target that is not wasm32
+// │   └── plain/   the request and answer of wasi/ and native/ (serde_json, url)
+// ├── host/        what transport and api both use: Send bounds, header provider, rejection, signal
+// ├── rules/       pure, JS-free, native-tested: may use only the root files below
+// ├── model.rs     the serde data types
+// ├── error.rs     the one error type
+// ├── wire.rs      the enums' wire names by match, tested against their serde attributes
+// └── platform.rs  the host's number writer (JavaScript's, in a JS host)
+// ```
+//
+// Each transport asks the same rules what to send, how to judge the answer
+// and whether to retry; `UsersClient`'s one call loop is written once
+// against the transport seam, and one `cfg`-selected alias names the
+// target's transport.
+//
+// Nothing here may panic: a trap kills the wasm instance for every later
+// call, so `unwrap`, `expect`, `panic!` and indexing are denied outside
+// tests, and every JS exception becomes an `Error`.
+
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 #![cfg_attr(
     not(test),
@@ -76,12 +77,21 @@ mod rules;
 mod transport;
 mod wire;
 
+mod binding;
+
+/// What the crate's JS layer (`user-management-client-js`), its component
+/// and its fuzz targets use beyond the Rust API (`src/binding.rs`). Hidden,
+/// and no part of the public API or of its semver promises: it may change
+/// in any release.
 #[doc(hidden)]
-pub mod binding;
+pub mod __private {
+    pub use crate::binding::*;
+}
 
 /// The Rust samples of the README and the book, compiled (and, where they
 /// need no server, run) by `cargo test --doc`: a sample that stops
-/// compiling fails the tests.
+/// compiling fails the tests. The packaged crate ships these pages
+/// (Cargo.toml's `include`), so its `cargo test` compiles them too.
 #[cfg(doctest)]
 mod samples {
     #[doc = include_str!("../README.md")]
@@ -108,6 +118,7 @@ pub use api::hooks::{
     Hooks, ResponseAction, ResponseInfo, RetryInfo,
 };
 pub use api::options::{CallOptions, ClientOptions};
+pub use api::request::{CountUsers, ListUsers, Pages};
 pub use error::{Cause, Error, ErrorKind};
 pub use host::provider::{HeaderList, HeaderProvider, ProvidedHeaders};
 pub use host::{MaybeSend, MaybeSendSync};

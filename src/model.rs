@@ -316,7 +316,36 @@ impl Wire for Credentials {
 }
 
 /// Which operation a call is; hooks name it `"count"` or `"list"`.
+/// `#[non_exhaustive]`: an endpoint the API gains is a new variant, so a
+/// `match` outside this crate ends with a wildcard arm:
+///
+/// ```
+/// use user_management_client::Operation;
+///
+/// fn name(operation: Operation) -> &'static str {
+///     match operation {
+///         Operation::Count => "count",
+///         Operation::List => "list",
+///         _ => "another",
+///     }
+/// }
+/// assert_eq!(name(Operation::List), "list");
+/// ```
+///
+/// Without one it does not compile:
+///
+/// ```compile_fail,E0004
+/// use user_management_client::Operation;
+///
+/// fn name(operation: Operation) -> &'static str {
+///     match operation {
+///         Operation::Count => "count",
+///         Operation::List => "list",
+///     }
+/// }
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Operation {
     /// `POST /api/users/count`: takes only `query` and `active`.
     Count,

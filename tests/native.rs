@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use user_management_client::{
     Active, CallOptions, ClientOptions, Count, CountParams, Envelope, Error, ErrorKind, Hooks,
-    ListParams, UsersClient,
+    UsersClient,
 };
 
 const _: fn() = || {
@@ -63,7 +63,8 @@ fn new_checks_the_options_natively() {
     ] {
         let error = UsersClient::new(ClientOptions::new(bad)).expect_err(bad);
         assert_eq!(error.kind(), ErrorKind::Validation, "{bad}");
-        assert_eq!(error.param(), Some("baseUrl"), "{bad}");
+        assert_eq!(error.param(), Some("base_url"), "{bad}");
+        assert!(error.message().starts_with("base_url "), "{error}");
     }
     let error =
         UsersClient::new(ClientOptions::new("http://x").header("bad name", "v")).unwrap_err();
@@ -85,19 +86,24 @@ fn outside_tokio_every_call_is_a_network_error_that_says_so() {
     let options = CallOptions::default()
         .timeout(Duration::from_secs(1))
         .header("x-id", "1");
-    let count: Result<Envelope<Count>, Error> = ready(client.count_users(&params, &options));
+    let count: Result<Envelope<Count>, Error> = ready(
+        client
+            .count_users()
+            .params(params.clone())
+            .options(options.clone())
+            .send(),
+    );
     let error = count.unwrap_err();
     assert_eq!(error.kind(), ErrorKind::Network);
     assert!(error.message().contains("tokio runtime"), "{error}");
-    let list: Result<Envelope<serde::de::IgnoredAny>, Error> =
-        ready(client.list_users(&ListParams::default(), &CallOptions::default()));
+    let list: Result<Envelope<serde::de::IgnoredAny>, Error> = ready(client.list_users().send());
     assert_eq!(list.unwrap_err().kind(), ErrorKind::Network);
 }
 
 #[test]
 fn errors_go_into_the_error_types_rust_apps_use() {
     fn app() -> Result<u64, Box<dyn std::error::Error + Send + Sync>> {
-        let count = ready(client().count_users(&CountParams::default(), &CallOptions::default()))?;
+        let count = ready(client().count_users().send())?;
         Ok(count.result.total_users)
     }
     let error = app().unwrap_err();

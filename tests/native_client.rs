@@ -8,10 +8,11 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use futures_util::StreamExt;
 use serde::Deserialize;
 use user_management_client::{
-    CallOptions, ClientOptions, CountParams, Error, ErrorKind, HeaderList, Hooks, ListParams,
-    ParamsIn, UsersClient,
+    Active, CallOptions, ClientOptions, Error, ErrorKind, HeaderList, Hooks, ListParams, Operation,
+    ParamsIn, UserPage, UsersClient,
 };
 
 mod common;
@@ -44,10 +45,7 @@ struct User {
 async fn counts_and_a_typed_list_page() {
     let server = server();
     let client = client(&server.url);
-    let count = client
-        .count_users(&CountParams::default(), &CallOptions::default())
-        .await
-        .expect("count");
+    let count = client.count_users().send().await.expect("count");
     assert_eq!(count.status, 200);
     assert_eq!(count.result.total_users, 1000);
     let params = ListParams {
@@ -56,7 +54,9 @@ async fn counts_and_a_typed_list_page() {
         ..Default::default()
     };
     let page = client
-        .list_users::<Page>(&params, &CallOptions::default())
+        .list_users()
+        .params(params.clone())
+        .send::<Page>()
         .await
         .expect("list");
     assert_eq!(page.status, 200);
@@ -69,20 +69,75 @@ async fn counts_and_a_typed_list_page() {
 async fn a_bad_base_url_is_a_validation_error() {
     let error = UsersClient::new(ClientOptions::new("ftp://example.com")).unwrap_err();
     assert_eq!(error.kind(), ErrorKind::Validation);
-    assert_eq!(error.param(), Some("baseUrl"));
+    assert_eq!(error.param(), Some("base_url"));
 }
 
 #[tokio::test]
 async fn a_404_is_an_http_error() {
     let server = server();
     let client = client(&format!("{}/faults/envelope-404/native", server.url));
-    let error = client
-        .count_users(&CountParams::default(), &CallOptions::default())
-        .await
-        .unwrap_err();
+    let error = client.count_users().send().await.unwrap_err();
     assert_eq!(error.kind(), ErrorKind::Http);
     assert_eq!(error.http_status(), Some(404));
-    assert_eq!(error.status(), Some(404));
+    assert_eq!(error.api_status(), Some(404));
+    assert!(!error.is_retryable());
+}
+
+/// The error's predicates, as reqwest names them: a 503 has its HTTP
+/// status and is retryable (the client's own rule); a refused port is a
+/// connect error, retryable; a timeout says so; a non-200 envelope has its
+/// `api_status` and is not retried; a page size the walk refuses names
+/// `page_size`.
+#[tokio::test]
+async fn errors_say_what_they_are_as_rust_users_expect() {
+    let server = server();
+    let at = |scenario: &str| {
+        let base = format!("{}/faults/{scenario}/native-errors", server.url);
+        UsersClient::new(ClientOptions::new(base).retries(0)).expect("client")
+    };
+    let busy = at("busy").count_users().send().await.unwrap_err();
+    assert_eq!(
+        (busy.kind(), busy.http_status()),
+        (ErrorKind::Http, Some(503))
+    );
+    assert!(busy.is_retryable() && !busy.is_timeout() && !busy.is_connect());
+    assert_eq!(busy.api_status(), Some(503), "its body is an envelope");
+    let api = at("status-403").count_users().send().await.unwrap_err();
+    assert_eq!(
+        (api.kind(), api.api_status(), api.http_status()),
+        (ErrorKind::Api, Some(403), Some(200))
+    );
+    assert!(!api.is_retryable());
+    let refused = UsersClient::new(ClientOptions::new(refused_url()).retries(0))
+        .expect("client")
+        .count_users()
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(refused.kind(), ErrorKind::Network);
+    assert!(refused.is_connect() && refused.is_retryable(), "{refused}");
+    let slow = UsersClient::new(
+        ClientOptions::new(format!("{}/faults/slow/native-errors", server.url))
+            .timeout(Duration::from_millis(200))
+            .retries(0),
+    )
+    .expect("client")
+    .count_users()
+    .send()
+    .await
+    .unwrap_err();
+    assert!(
+        slow.is_timeout() && slow.is_retryable() && !slow.is_connect(),
+        "{slow}"
+    );
+    let huge = at("ok")
+        .list_users()
+        .page_size(1 << 60)
+        .send::<serde_json::Value>()
+        .await
+        .unwrap_err();
+    assert_eq!(huge.param(), Some("page_size"));
+    assert!(huge.message().starts_with("page_size "), "{huge}");
 }
 
 #[tokio::test]
@@ -90,7 +145,8 @@ async fn a_refused_port_is_a_network_error() {
     let options = ClientOptions::new(refused_url()).retries(0);
     let error = UsersClient::new(options)
         .expect("client")
-        .count_users(&CountParams::default(), &CallOptions::default())
+        .count_users()
+        .send()
         .await
         .unwrap_err();
     assert_eq!(error.kind(), ErrorKind::Network, "{error}");
@@ -105,7 +161,8 @@ async fn a_server_that_never_answers_is_a_timeout() {
     let started = Instant::now();
     let error = UsersClient::new(options)
         .expect("client")
-        .count_users(&CountParams::default(), &CallOptions::default())
+        .count_users()
+        .send()
         .await
         .unwrap_err();
     assert_eq!(error.kind(), ErrorKind::Timeout, "{error}");
@@ -125,7 +182,8 @@ async fn retried_once(scenario: &str) -> (u64, Vec<Duration>) {
         .hooks(Hooks::default().before_retry(move |info| seen.lock().unwrap().push(info.delay)));
     let count = UsersClient::new(options)
         .expect("client")
-        .count_users(&CountParams::default(), &CallOptions::default())
+        .count_users()
+        .send()
         .await
         .expect("the retry answers");
     let delays = delays.lock().unwrap().clone();
@@ -170,8 +228,12 @@ async fn eight_joined_calls_overlap() {
     let client = UsersClient::new(options).expect("client");
     let mut params = ListParams::default();
     params.extra.insert("ms".into(), "1000".into());
-    let none = CallOptions::default();
-    let call = || client.list_users::<serde_json::Value>(&params, &none);
+    let call = || {
+        client
+            .list_users()
+            .params(params.clone())
+            .send::<serde_json::Value>()
+    };
     let started = Instant::now();
     let outcomes = tokio::join!(
         call(),
@@ -218,7 +280,8 @@ async fn a_server_echoing_the_token_gets_no_piece_back() {
             .retries(0);
         let error = UsersClient::new(options)
             .expect("client")
-            .count_users(&CountParams::default(), &CallOptions::default())
+            .count_users()
+            .send()
             .await
             .unwrap_err();
         let shown = format!("{error} {error:?} {}", error.body().unwrap_or_default());
@@ -235,10 +298,8 @@ async fn a_server_echoing_the_token_gets_no_piece_back() {
         .retries(0);
     let error = UsersClient::new(options)
         .expect("client")
-        .list_users::<user_management_client::Count>(
-            &ListParams::default(),
-            &CallOptions::default(),
-        )
+        .list_users()
+        .send::<user_management_client::Count>()
         .await
         .unwrap_err();
     assert_eq!(error.kind(), ErrorKind::Decode);
@@ -250,18 +311,143 @@ async fn a_server_echoing_the_token_gets_no_piece_back() {
     }
 }
 
+/// `send()`'s future owns what it needs (`'static`) and is `Send`: it
+/// goes into `tokio::spawn` as it is, outlives the client it came from,
+/// and resolves to the server's count.
 #[tokio::test]
-async fn a_call_moves_into_tokio_spawn() {
+async fn a_sent_call_goes_into_tokio_spawn_as_it_is() {
     fn send_sync<T: Send + Sync + 'static>(_: &T) {}
     let server = server();
     let client = client(&server.url);
     send_sync(&client);
-    let task = tokio::spawn(async move {
-        let params = CountParams::default();
-        client.count_users(&params, &CallOptions::default()).await
-    });
+    let expected = active_count(&server.url).await;
+    let task = tokio::spawn(client.count_users().active(Active::True).send());
+    let list = tokio::spawn(client.list_users().page(2).page_size(5).send::<UserPage>());
+    drop(client);
     let count = task.await.expect("the task ran").expect("count");
-    assert_eq!(count.result.total_users, 1000);
+    assert_eq!(count.result.total_users, expected);
+    let page = list.await.expect("the task ran").expect("list");
+    assert_eq!((page.result.page, page.result.users.len()), (2, 5));
+}
+
+/// The active users as the server counts them, asked without the client.
+async fn active_count(base: &str) -> u64 {
+    let text = reqwest::Client::new()
+        .post(format!("{base}/api/users/count"))
+        .header("content-type", "application/json")
+        .body(r#"{"active":"true"}"#)
+        .send()
+        .await
+        .and_then(|response| response.error_for_status())
+        .expect("the server counts")
+        .text()
+        .await
+        .expect("a body");
+    let body: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    body["result"]["totalUsers"].as_u64().expect("a count")
+}
+
+/// A client that records the page each list request asked for.
+fn recording(base: &str) -> (UsersClient, Arc<Mutex<Vec<u32>>>) {
+    let attempts = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&attempts);
+    let hooks = Hooks::default().before_request(move |info| {
+        if info.operation == Operation::List {
+            seen.lock().unwrap().push(info.attempt);
+        }
+    });
+    let options = ClientOptions::new(base)
+        .timeout(Duration::from_secs(5))
+        .hooks(hooks);
+    (UsersClient::new(options).expect("client"), attempts)
+}
+
+/// `pages()` walks every page once: the users of its pages add up to the
+/// count, with one request per page (no retry, nothing fetched after the
+/// last page), and distinct users on each.
+#[tokio::test]
+async fn pages_add_up_to_the_count_with_one_request_per_page() {
+    let server = server();
+    let expected = active_count(&server.url).await;
+    let (client, requests) = recording(&server.url);
+    let pages: Vec<_> = client
+        .list_users()
+        .active(Active::True)
+        .page_size(100)
+        .pages::<UserPage>()
+        .collect()
+        .await;
+    let pages: Vec<UserPage> = pages
+        .into_iter()
+        .map(|page| page.expect("a page").result)
+        .collect();
+    let users: u64 = pages.iter().map(|page| page.users.len() as u64).sum();
+    assert_eq!(users, expected);
+    assert_eq!(pages.len() as u64, expected.div_ceil(100).max(1));
+    let numbers: Vec<u64> = pages.iter().map(|page| page.page).collect();
+    assert_eq!(numbers, (1..=pages.len() as u64).collect::<Vec<_>>());
+    assert_eq!(*requests.lock().unwrap(), vec![1; pages.len()]);
+    let mut ids: Vec<u64> = pages
+        .iter()
+        .flat_map(|p| p.users.iter().map(|u| u.id))
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len() as u64, expected);
+}
+
+/// A page is fetched only when the stream is polled for it: after the
+/// first page, dropping the stream stops the walk at one request; a walk
+/// from page 9 of 100 users a page fetches 9 and 10 and ends on the short
+/// last page (1000 users).
+#[tokio::test]
+async fn a_dropped_stream_stops_fetching_and_a_walk_starts_where_asked() {
+    let server = server();
+    let (client, requests) = recording(&server.url);
+    let mut pages = client.list_users().page_size(10).pages::<UserPage>();
+    let first = pages.next().await.expect("a page").expect("the first page");
+    assert_eq!((first.result.page, first.result.users.len()), (1, 10));
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    drop(pages);
+    assert_eq!(requests.lock().unwrap().len(), 1);
+    let from_nine: Vec<u64> = client
+        .list_users()
+        .page(9)
+        .page_size(100)
+        .pages::<UserPage>()
+        .map(|page| page.expect("a page").result.page)
+        .collect()
+        .await;
+    assert_eq!(from_nine, [9, 10]);
+    assert_eq!(requests.lock().unwrap().len(), 3);
+}
+
+/// A bad `page_size` is one validation error, under its Rust name, with
+/// nothing sent, and the stream ends after it.
+#[tokio::test]
+async fn pages_with_a_bad_page_size_yield_one_validation_error() {
+    let server = server();
+    let (client, requests) = recording(&server.url);
+    let mut pages = client.list_users().page_size(0).pages::<UserPage>();
+    let error = pages.next().await.expect("an item").unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Validation);
+    assert_eq!(error.param(), Some("page_size"));
+    assert!(pages.next().await.is_none());
+    assert!(requests.lock().unwrap().is_empty());
+}
+
+/// A result that is not a page ends the walk with a decode error.
+#[tokio::test]
+async fn pages_of_something_else_are_a_decode_error() {
+    let server = server();
+    let client = client(&format!("{}/faults/ok/native-pages", server.url));
+    let mut pages = client.list_users().pages::<serde_json::Value>();
+    let error = pages.next().await.expect("an item").unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Decode, "{error}");
+    assert!(error
+        .message()
+        .contains("pages needs each result to be a page"));
+    assert!(pages.next().await.is_none());
 }
 
 #[tokio::test]
@@ -311,7 +497,8 @@ async fn hooks_and_a_header_provider_natively() {
         );
     let error = UsersClient::new(options)
         .expect("client")
-        .count_users(&CountParams::default(), &CallOptions::default())
+        .count_users()
+        .send()
         .await
         .unwrap_err();
     assert_eq!(error.http_status(), Some(503));
@@ -349,7 +536,9 @@ async fn a_lone_after_response_hook_sees_the_answer_and_its_duration() {
     params.extra.insert("ms".into(), "1100".into());
     let started = Instant::now();
     let page = client
-        .list_users::<serde_json::Value>(&params, &CallOptions::default())
+        .list_users()
+        .params(params.clone())
+        .send::<serde_json::Value>()
         .await
         .expect("a slow answer");
     let call = started.elapsed();
@@ -382,13 +571,18 @@ async fn a_call_s_own_headers_are_sent_without_a_header_provider() {
     let params = ListParams::default();
     let call = CallOptions::default().header("X-Request-Id", "call-42");
     let echoed = client
-        .list_users::<serde_json::Value>(&params, &call)
+        .list_users()
+        .params(params.clone())
+        .options(call.clone())
+        .send::<serde_json::Value>()
         .await
         .expect("the echo");
     assert_eq!(echoed.result["headers"]["x-request-id"], "call-42");
     // The next call, without headers of its own, sends none of them.
     let echoed = client
-        .list_users::<serde_json::Value>(&params, &CallOptions::default())
+        .list_users()
+        .params(params.clone())
+        .send::<serde_json::Value>()
         .await
         .expect("the echo");
     assert_eq!(echoed.result["headers"].get("x-request-id"), None);
@@ -421,7 +615,8 @@ async fn a_header_provider_s_error_fails_the_call_with_it() {
     });
     let error = UsersClient::new(options)
         .expect("client")
-        .count_users(&CountParams::default(), &CallOptions::default())
+        .count_users()
+        .send()
         .await
         .unwrap_err();
     assert_eq!(error.kind(), ErrorKind::Validation);
@@ -451,7 +646,9 @@ async fn retries_per_call_override_the_clients() {
         let base = format!("{}/faults/busy/{key}", server.url);
         let client = UsersClient::new(ClientOptions::new(base).retries(2)).expect("client");
         let error = client
-            .count_users(&CountParams::default(), &call)
+            .count_users()
+            .options(call.clone())
+            .send()
             .await
             .unwrap_err();
         assert_eq!(error.http_status(), Some(503), "{error}");

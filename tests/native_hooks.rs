@@ -11,8 +11,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use user_management_client::{
-    CallOptions, ClientOptions, CountParams, ErrorKind, HeaderList, Hooks, ListParams,
-    ResponseAction, UsersClient,
+    ClientOptions, ErrorKind, HeaderList, Hooks, ResponseAction, UsersClient,
 };
 
 mod common;
@@ -63,7 +62,8 @@ async fn after_response_refreshes_the_token_and_the_attempt_is_made_again() {
     );
     let count = UsersClient::new(options)
         .expect("client")
-        .count_users(&CountParams::default(), &CallOptions::default())
+        .count_users()
+        .send()
         .await
         .expect("the second attempt, with the fresh token, is answered");
     // Only `Bearer fresh` is answered 200 by this route.
@@ -88,7 +88,8 @@ async fn a_hooks_retry_is_counted_against_the_retries() {
         .hooks(Hooks::default().after_response(|_| ResponseAction::Retry));
     let error = UsersClient::new(options)
         .expect("client")
-        .count_users(&CountParams::default(), &CallOptions::default())
+        .count_users()
+        .send()
         .await
         .expect_err("every attempt is refused");
     assert_eq!(
@@ -141,7 +142,8 @@ async fn before_request_gives_each_attempt_its_headers() {
             .hooks(hooks);
         let page = UsersClient::new(options)
             .expect("client")
-            .list_users::<serde_json::Value>(&ListParams::default(), &CallOptions::default())
+            .list_users()
+            .send::<serde_json::Value>()
             .await
             .expect("the third attempt is answered");
         assert_eq!(page.result["requestId"], "r-3", "{key}");
@@ -166,7 +168,8 @@ async fn after_response_sees_the_responses_headers_with_credentials_cut_out() {
         }));
     let count = UsersClient::new(options)
         .expect("client")
-        .count_users(&CountParams::default(), &CallOptions::default())
+        .count_users()
+        .send()
         .await
         .expect("count");
     assert_eq!(count.result.total_users, 7);
@@ -198,7 +201,8 @@ async fn headers_from_before_request_are_checked_and_a_bad_one_sends_nothing() {
             .hooks(Hooks::default().before_request(move |_| vec![given.clone()]));
         let error = UsersClient::new(options)
             .expect("client")
-            .count_users(&CountParams::default(), &CallOptions::default())
+            .count_users()
+            .send()
             .await
             .expect_err("a bad header");
         assert_eq!(error.kind(), ErrorKind::Validation, "{key}");
@@ -216,7 +220,8 @@ async fn an_answer_over_the_body_limit_is_never_made_again_even_when_a_hook_asks
         .hooks(Hooks::default().after_response(|_| ResponseAction::Retry));
     let error = UsersClient::new(options)
         .expect("client")
-        .count_users(&CountParams::default(), &CallOptions::default())
+        .count_users()
+        .send()
         .await
         .expect_err("over the limit");
     assert_eq!(error.kind(), ErrorKind::Decode, "{error}");

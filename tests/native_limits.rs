@@ -11,13 +11,10 @@ mod common;
 use std::time::Duration;
 
 use common::{answer_42, in_own_process, keep_alive_server, refused_url, server};
-use user_management_client::{
-    CallOptions, ClientOptions, CountParams, ErrorKind, Hooks, ParamsIn, UsersClient,
-};
+use user_management_client::{ClientOptions, CountParams, ErrorKind, Hooks, ParamsIn, UsersClient};
 
 async fn count(client: &UsersClient) -> Result<u64, user_management_client::Error> {
-    let none = CallOptions::default();
-    let envelope = client.count_users(&CountParams::default(), &none).await?;
+    let envelope = client.count_users().send().await?;
     Ok(envelope.result.total_users)
 }
 
@@ -86,9 +83,8 @@ async fn a_dropped_call_closes_its_connection_before_the_answer() {
         .retries(0);
     let client = UsersClient::new(options).expect("client");
     let params = CountParams::default();
-    let none = CallOptions::default();
     // Boxed, so that `drop` drops the call itself.
-    let mut call = Box::pin(client.count_users(&params, &none));
+    let mut call = Box::pin(client.count_users().params(params.clone()).send());
     // Poll the call until the server has its request, then drop it.
     while server.recorded("held", "native-drop", "attempts").await == 0 {
         tokio::select! {
@@ -219,7 +215,9 @@ async fn the_callers_http_client_is_the_one_used() {
         ClientOptions::new(format!("{}/faults/echo/native-http", server.url)).http_client(http);
     let client = UsersClient::new(options).expect("client");
     let envelope: user_management_client::Envelope<serde_json::Value> = client
-        .list_users(&Default::default(), &CallOptions::default())
+        .list_users()
+        .params(Default::default())
+        .send()
         .await
         .expect("echo");
     assert_eq!(envelope.result["headers"]["x-from-http-client"], "yes");
@@ -309,9 +307,10 @@ async fn timeout_zero_means_none_an_answer_after_an_hour_still_comes() {
     assert!(started.elapsed() >= Duration::from_secs(3600));
     // A call's own 0 over the client's default, too.
     let client = paused_client(&url, None);
-    let none = CallOptions::default().timeout(Duration::ZERO);
     let envelope = client
-        .count_users(&CountParams::default(), &none)
+        .count_users()
+        .timeout(Duration::ZERO)
+        .send()
         .await
         .expect("the answer after an hour");
     assert_eq!(envelope.result.total_users, 42);

@@ -16,7 +16,7 @@ use tokio_rustls::rustls::{self, ServerConfig};
 use tokio_rustls::TlsAcceptor;
 
 use common::answer_42;
-use user_management_client::{CallOptions, ClientOptions, CountParams, ErrorKind, UsersClient};
+use user_management_client::{ClientOptions, CountParams, ErrorKind, UsersClient};
 
 /// A CA's certificate (PEM) and a server config with a certificate for
 /// 127.0.0.1 that the CA signed.
@@ -75,10 +75,14 @@ async fn a_private_ca_is_refused_by_default_and_trusted_through_http_client() {
     let (ca_pem, config) = private_ca();
     let url = https_server(config).await;
     let params = CountParams::default();
-    let none = CallOptions::default();
 
     let refusing = UsersClient::new(ClientOptions::new(&url).retries(0)).expect("client");
-    let error = refusing.count_users(&params, &none).await.unwrap_err();
+    let error = refusing
+        .count_users()
+        .params(params.clone())
+        .send()
+        .await
+        .unwrap_err();
     assert_eq!(error.kind(), ErrorKind::Network, "{error}");
     let source = std::error::Error::source(&error).expect("a source");
     assert!(
@@ -93,7 +97,9 @@ async fn a_private_ca_is_refused_by_default_and_trusted_through_http_client() {
     let trusting =
         UsersClient::new(ClientOptions::new(&url).http_client(http).retries(0)).expect("client");
     let count = trusting
-        .count_users(&params, &none)
+        .count_users()
+        .params(params.clone())
+        .send()
         .await
         .expect("the count");
     assert_eq!(count.result.total_users, 42);
@@ -144,7 +150,7 @@ fn counts_through_ssl_cert_file_in_this_process() {
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
     let client = UsersClient::new(ClientOptions::new(&url).retries(0)).expect("client");
     let count = runtime
-        .block_on(client.count_users(&CountParams::default(), &CallOptions::default()))
+        .block_on(client.count_users().send())
         .expect("the count");
     println!("count {}", count.result.total_users);
 }

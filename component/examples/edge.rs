@@ -21,9 +21,7 @@
 //! other, and nothing here can trap (every failure is an answer).
 
 use serde_json::{json, Value};
-use user_management_client::{
-    Active, CallOptions, ClientOptions, CountParams, ErrorKind, UsersClient,
-};
+use user_management_client::{Active, ClientOptions, ErrorKind, UsersClient};
 use wstd::http::{Body, Error, Request, Response, StatusCode};
 
 #[path = "shared/answer.rs"]
@@ -51,11 +49,7 @@ async fn active_users() -> (StatusCode, Value) {
         Ok(client) => client,
         Err(error) => return (StatusCode::INTERNAL_SERVER_ERROR, failed(&error)),
     };
-    let params = CountParams {
-        active: Some(Active::True),
-        ..CountParams::default()
-    };
-    match client.count_users(&params, &CallOptions::default()).await {
+    match client.count_users().active(Active::True).send().await {
         Ok(count) => (
             StatusCode::OK,
             json!({ "activeUsers": count.result.total_users }),

@@ -44,10 +44,7 @@ use std::rc::Rc;
 
 use futures_lite::future::zip;
 use serde_json::{json, Value};
-use user_management_client::{
-    CallOptions, ClientOptions, CountParams, Hooks, ListParams, ParamsIn, ResponseAction,
-    UsersClient,
-};
+use user_management_client::{ClientOptions, Hooks, ParamsIn, ResponseAction, UsersClient};
 use wstd::future::FutureExt;
 use wstd::time::{Duration, Instant};
 
@@ -134,10 +131,10 @@ impl Run<'_> {
     ) -> impl Future<Output = Value> + '_ {
         let client = self.client(i, "slow", timeout);
         async move {
-            let mut params = ListParams::default();
-            params.extra.insert("ms".into(), ms.into());
             let outcome = client
-                .list_users::<Value>(&params, &CallOptions::default())
+                .list_users()
+                .param("ms", ms)
+                .send::<Value>()
                 .await
                 .map(|envelope| envelope.status);
             self.ended(i, outcome)
@@ -188,7 +185,8 @@ async fn dropped(run: &Run<'_>) -> Vec<Value> {
     let held = run.client(0, "held", std::time::Duration::ZERO);
     let first = async {
         let outcome = held
-            .count_users(&CountParams::default(), &CallOptions::default())
+            .count_users()
+            .send()
             .await
             .map(|envelope| envelope.status);
         run.ended(0, outcome)
@@ -201,7 +199,8 @@ async fn dropped(run: &Run<'_>) -> Vec<Value> {
     });
     let client = run.client(1, "ok", LONG);
     let outcome = client
-        .count_users(&CountParams::default(), &CallOptions::default())
+        .count_users()
+        .send()
         .await
         .map(|envelope| envelope.status);
     let second = run.ended(1, outcome);
@@ -232,11 +231,7 @@ async fn hooks(run: &Run<'_>) -> Vec<Value> {
             }
         }));
     let refreshed = match UsersClient::new(refreshing) {
-        Ok(client) => {
-            client
-                .count_users(&CountParams::default(), &CallOptions::default())
-                .await
-        }
+        Ok(client) => client.count_users().send().await,
         Err(error) => Err(error),
     };
     let refreshed = match refreshed {
@@ -251,7 +246,8 @@ async fn hooks(run: &Run<'_>) -> Vec<Value> {
         .retries(2);
     let id = match UsersClient::new(ids) {
         Ok(client) => client
-            .list_users::<Value>(&ListParams::default(), &CallOptions::default())
+            .list_users()
+            .send::<Value>()
             .await
             .map(|envelope| envelope.result["requestId"].clone()),
         Err(error) => Err(error),
@@ -267,9 +263,7 @@ async fn hooks(run: &Run<'_>) -> Vec<Value> {
             kept.borrow_mut().extend(info.response_headers.clone());
         }));
     if let Ok(client) = UsersClient::new(watched) {
-        let _ = client
-            .count_users(&CountParams::default(), &CallOptions::default())
-            .await;
+        let _ = client.count_users().send().await;
     }
     let headers: serde_json::Map<String, Value> = seen
         .borrow()

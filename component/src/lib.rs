@@ -5,7 +5,9 @@
 //!
 //! This crate only converts: WIT records to the library's model types
 //! (`ClientOptions`, `CountParams`, `ListParams`, `Active`), each call to
-//! the library's `UsersClient`, and the library's `Error` to `users-error`.
+//! the library's `UsersClient` (the call its request builders send, made
+//! through `__private::count` and `__private::list`, which leave out the
+//! builder's own future), and the library's `Error` to `users-error`.
 //! The rules and the call loop are the library's; on `wasm32-wasip2` it
 //! sends through its WASI transport (`wasi:http`, `wasi:clocks`), whose
 //! waits are pollables on wstd's reactor: each export runs its call to the
@@ -29,10 +31,10 @@
 use std::time::Duration;
 
 use serde_json::value::RawValue;
-use user_management_client::binding::named;
-use user_management_client::binding::options::{
+use user_management_client::__private::options::{
     Naming, DEFAULT_MAX_BODY_BYTES, DEFAULT_RETRIES, DEFAULT_TIMEOUT,
 };
+use user_management_client::__private::{count, list, named, with_status};
 use user_management_client::{
     Active as ModelActive, CallOptions, ClientOptions as ModelOptions, CountParams as ModelCount,
     Envelope, Error, ErrorKind as ModelKind, ListParams as ModelList, UsersClient,
@@ -57,8 +59,8 @@ impl Guest for Component {
             active: params.active.map(active),
         };
         let client = UsersClient::new(client_options(options)).map_err(users_error)?;
-        let envelope =
-            block_on(client.count_users(&params, &CallOptions::default())).map_err(users_error)?;
+        let call = CallOptions::default();
+        let envelope = block_on(count(&client, &params, &call)).map_err(users_error)?;
         Ok(CountEnvelope {
             status: envelope.status,
             total_users: envelope.result.total_users,
@@ -75,10 +77,14 @@ impl Guest for Component {
         };
         let client = UsersClient::new(client_options(options)).map_err(users_error)?;
         // The result's JSON text as the server sent it.
+        let call = CallOptions::default();
         let envelope: Envelope<Box<RawValue>> =
-            block_on(client.list_users(&params, &CallOptions::default())).map_err(users_error)?;
+            block_on(list(&client, &params, &call)).map_err(users_error)?;
         serde_json::to_string(&envelope).map_err(|error| {
-            users_error(Error::new(ModelKind::Decode, error.to_string()).with_status(Some(200)))
+            users_error(with_status(
+                Error::new(ModelKind::Decode, error.to_string()),
+                Some(200),
+            ))
         })
     }
 }
@@ -111,7 +117,7 @@ fn users_error(error: Error) -> UsersError {
         kind: error_kind(error.kind()),
         message: error.message().to_string(),
         param: error.param().map(str::to_string),
-        status: error.status(),
+        status: error.api_status(),
         http_status: error.http_status(),
         body: error.body().map(str::to_string),
     }

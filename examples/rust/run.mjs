@@ -43,7 +43,7 @@ assert.equal(summary.listTotal, active.totalUsers, "the list's total");
 assert.equal(summary.page, 1);
 assert.equal(summary.pageSize, 5);
 assert.deepEqual(summary.firstPage, list.users.map((u) => u.username), "the first page");
-assert.equal(summary.refused, "validation:baseUrl");
+assert.equal(summary.refused, "validation:base_url");
 
 // A failed call rejects with the app's own JS error, carrying the kind.
 const failure = await run("http://127.0.0.1:9/").then(

@@ -2,8 +2,8 @@
 //! without echoing them, and joining puts exactly one slash before the path.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use user_management_client::binding::options::{base_url_text, check_base_url, join};
-use user_management_client::binding::value::Value;
+use user_management_client::__private::options::{base_url_text, check_base_url, join};
+use user_management_client::__private::value::Value;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data).into_owned();

@@ -2,9 +2,9 @@
 //! only with status 200 and a safe whole total.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use user_management_client::binding::envelope::{check_success, EnvelopeView, MAX_SAFE_INTEGER};
+use user_management_client::__private::envelope::{check_success, EnvelopeView, MAX_SAFE_INTEGER};
 use user_management_client::Operation;
-use user_management_client::binding::value::Value;
+use user_management_client::__private::value::Value;
 
 fuzz_target!(|data: &[u8]| {
     if data.len() < 17 {

@@ -3,8 +3,8 @@
 //! only the header's name.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use user_management_client::binding::options::{check_header_name, check_header_value};
-use user_management_client::binding::value::quoted;
+use user_management_client::__private::options::{check_header_name, check_header_value};
+use user_management_client::__private::value::quoted;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);

@@ -3,8 +3,8 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use user_management_client::{Operation, ParamsIn};
-use user_management_client::binding::params::check_param;
-use user_management_client::binding::value::Value;
+use user_management_client::__private::params::check_param;
+use user_management_client::__private::value::Value;
 
 fuzz_target!(|data: &[u8]| {
     let Some((&kind, rest)) = data.split_first() else { return };

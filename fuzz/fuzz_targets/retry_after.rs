@@ -2,8 +2,8 @@
 //! the cap; HTTP-date parsing never panics either.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use user_management_client::binding::http_date::parse_http_date;
-use user_management_client::binding::retry::{retry_after_ms, MAX_RETRY_AFTER_MS};
+use user_management_client::__private::http_date::parse_http_date;
+use user_management_client::__private::retry::{retry_after_ms, MAX_RETRY_AFTER_MS};
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);

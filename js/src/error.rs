@@ -2,7 +2,7 @@
 //! [`Rejection`] (an `Error` and the JS value behind it).
 
 use js_sys::{JsString, Object, Reflect};
-use user_management_client::binding::{
+use user_management_client::__private::{
     body_is_json, error_kind, is_timeout_error, never_retried, parse_json, retry, Rejection,
 };
 use user_management_client::ErrorKind;
@@ -48,7 +48,9 @@ pub fn to_js(rejection: Rejection) -> JsValue {
     set("param", error.param().map(JsValue::from));
     set(
         "status",
-        error.status().map(|status| JsValue::from(status as f64)),
+        error
+            .api_status()
+            .map(|status| JsValue::from(status as f64)),
     );
     set("httpStatus", error.http_status().map(JsValue::from));
     set("body", body);
@@ -61,8 +63,10 @@ pub fn to_js(rejection: Rejection) -> JsValue {
 }
 
 /// Whether the client's own retry rule (the library's
-/// `retry::is_retryable_failure`: by kind and HTTP status, and never the
-/// caller's deadline, a `timeout` whose `cause` is a `TimeoutError`)
+/// `retry::is_retryable_failure`, which `Error::is_retryable` asks too: by
+/// kind and HTTP status, and never an error marked as one no attempt is
+/// made again for, nor the caller's deadline, a `timeout` whose `cause` is
+/// a `TimeoutError`)
 /// retries a failure like `value`: `false` for anything that is not a
 /// `UsersApiError` (of any copy of the package), or whose `kind` is none
 /// of the kinds.
@@ -78,9 +82,7 @@ pub fn is_retryable(value: &JsValue) -> bool {
         .as_f64()
         .filter(|status| (0.0..=65_535.0).contains(status) && status.fract() == 0.0)
         .map(|status| status as u16);
-    if is_marked_never_retried(value) {
-        return false;
-    }
     let deadline = kind == ErrorKind::Timeout && is_timeout_error(&read("cause"));
-    retry::is_retryable_failure(kind, http_status, deadline)
+    let never = is_marked_never_retried(value) || deadline;
+    retry::is_retryable_failure(kind, http_status, never)
 }

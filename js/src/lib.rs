@@ -28,7 +28,7 @@
 )]
 
 use js_sys::{Object, Promise};
-use user_management_client::binding::{self, Rejection};
+use user_management_client::__private::{self, Rejection};
 use user_management_client::{CallOptions, Operation, UsersClient};
 use wasm_bindgen::prelude::*;
 
@@ -154,7 +154,7 @@ fn start(
     page: Option<(f64, f64)>,
 ) -> Promise {
     let ready = client.and_then(|(client, call)| {
-        let object: Object = read::params(operation, binding::params_in(&client), params)?;
+        let object: Object = read::params(operation, __private::params_in(&client), params)?;
         let walk = match page {
             Some((page, seen)) => Some(pages::walk_at(&object, page, seen)?),
             None => None,
@@ -163,7 +163,7 @@ fn start(
     });
     match ready {
         Ok((client, call, object, walk)) => wasm_bindgen_futures::future_to_promise(async move {
-            let outcome = binding::call(&client, operation, &object, &call).await;
+            let outcome = __private::call(&client, operation, &object, &call).await;
             match walk {
                 None => outcome.map_err(error::to_js),
                 Some(walk) => pages::settle(walk, outcome),

@@ -7,10 +7,10 @@
 //! the `.wasm` between its pages.
 
 use js_sys::{Array, Object, Reflect};
-use user_management_client::binding::options::Naming;
-use user_management_client::binding::pages::{PageView, Walk};
-use user_management_client::binding::value::Value;
-use user_management_client::binding::Rejection;
+use user_management_client::__private::options::Naming;
+use user_management_client::__private::pages::{PageView, Walk};
+use user_management_client::__private::value::Value;
+use user_management_client::__private::Rejection;
 use user_management_client::Error;
 use wasm_bindgen::prelude::*;
 

@@ -10,11 +10,11 @@ use std::time::Duration;
 
 use js_sys::{Array, Function, JsString, Object, Reflect};
 use serde::Serialize;
-use user_management_client::binding::options::{self, CALL_KEYS, CLIENT_KEYS};
-use user_management_client::binding::params::{check_param, check_params_value, Param};
-use user_management_client::binding::value::{quoted, Value};
-use user_management_client::binding::{
-    header_provider, params_object, retry_cause, settled, Rejection,
+use user_management_client::__private::options::{self, CALL_KEYS, CLIENT_KEYS};
+use user_management_client::__private::params::{check_param, check_params_value, Param};
+use user_management_client::__private::value::{quoted, Value};
+use user_management_client::__private::{
+    header_provider, invalid, params_object, retry_cause, settled, validation, Rejection,
 };
 use user_management_client::{
     AttemptHeaders, CallOptions, ClientOptions, CountParams, Error, HeaderList, HeaderProvider,
@@ -57,10 +57,10 @@ fn option_entries(options: &JsValue) -> Result<Vec<(String, JsValue)>, Rejection
     match Value::of(options) {
         Value::Undefined | Value::Null => Ok(Vec::new()),
         Value::Object => entries(options).map_err(|cause| {
-            let error = Error::validation("options", "the options object could not be read");
+            let error = validation("options", "the options object could not be read");
             Rejection::caused(error, cause)
         }),
-        other => Err(Error::invalid("options", "an object", &other.shown()).into()),
+        other => Err(invalid("options", "an object", &other.shown()).into()),
     }
 }
 
@@ -126,7 +126,7 @@ pub fn call_options(options: &JsValue) -> Result<CallOptions, Rejection> {
 fn base_options(base_url: &JsValue) -> Result<ClientOptions, Rejection> {
     let base_url = Value::of(base_url);
     let options = ClientOptions::new(options::base_url_text(&base_url)?);
-    Ok(user_management_client::binding::named(
+    Ok(user_management_client::__private::named(
         options,
         options::Naming::Js,
     ))
@@ -175,7 +175,7 @@ fn set_client_option(
             client.fetch = match read {
                 Value::Undefined => None,
                 Value::Function => Some(value.clone().into()),
-                other => return Err(Error::invalid("fetch", "a function", &other.shown()).into()),
+                other => return Err(invalid("fetch", "a function", &other.shown()).into()),
             }
         }
         _ => {}
@@ -197,7 +197,7 @@ fn signal(value: &JsValue) -> Result<Option<AbortSignal>, Error> {
     if looks_right {
         Ok(Some(value.clone().unchecked_into()))
     } else {
-        Err(Error::invalid(
+        Err(invalid(
             "signal",
             "an AbortSignal",
             &Value::of(value).shown(),
@@ -214,7 +214,7 @@ fn signal(value: &JsValue) -> Result<Option<AbortSignal>, Error> {
 /// each call).
 pub fn headers(value: &JsValue) -> Result<HeaderList, Rejection> {
     let unreadable = |cause| {
-        let error = Error::validation("headers", "the headers could not be read");
+        let error = validation("headers", "the headers could not be read");
         Rejection::caused(error, cause)
     };
     let pairs = header_pairs(value).map_err(unreadable)?;
@@ -229,11 +229,11 @@ pub fn headers(value: &JsValue) -> Result<HeaderList, Rejection> {
         }
         (_, Err(pairs)) if pairs.is_null() => {
             let message = "each entry of the headers must be a [name, value] pair of strings";
-            return Err(Error::validation("headers", message).into());
+            return Err(validation("headers", message).into());
         }
         (Value::Object, _) => entries(value).map_err(unreadable)?,
         (other, _) => {
-            return Err(Error::invalid(
+            return Err(invalid(
                 "headers",
                 "a record of strings, a Headers object or [name, value] pairs (or a function returning one)",
                 &other.shown(),
@@ -245,11 +245,11 @@ pub fn headers(value: &JsValue) -> Result<HeaderList, Rejection> {
     for (name, value) in given {
         let Value::Str(text) = Value::of(&value) else {
             let message = format!("the value of header {} must be a string", quoted(&name));
-            return Err(Error::validation("headers", message).into());
+            return Err(validation("headers", message).into());
         };
         if !is_well_formed(&value, &text) {
             let message = format!("the value of header {} is not valid Unicode", quoted(&name));
-            return Err(Error::validation("headers", message).into());
+            return Err(validation("headers", message).into());
         }
         list.push((name, text));
     }
@@ -264,14 +264,11 @@ fn provider(function: Function) -> HeaderProvider {
         let function = function.clone();
         async move {
             let returned = function.call0(&JsValue::UNDEFINED).map_err(|cause| {
-                Rejection::caused(
-                    Error::validation("headers", "the headers function threw"),
-                    cause,
-                )
+                Rejection::caused(validation("headers", "the headers function threw"), cause)
             })?;
             let given = settled(&returned).await.map_err(|cause| {
                 let message = "the headers function's promise rejected";
-                Rejection::caused(Error::validation("headers", message), cause)
+                Rejection::caused(validation("headers", message), cause)
             })?;
             headers(&given)
         }
@@ -299,7 +296,7 @@ pub fn params(
     let mut others = Vec::new();
     if check_params_value(&Value::of(params))? {
         let entries = entries(params).map_err(|cause| {
-            let error = Error::validation("params", "the params object could not be read");
+            let error = validation("params", "the params object could not be read");
             Rejection::caused(error, cause)
         })?;
         for (key, value) in entries {
@@ -313,7 +310,7 @@ pub fn params(
                         "{} has a lone surrogate: it is not valid Unicode and cannot be sent",
                         quoted(&key)
                     );
-                    return Err(Error::validation(&key, message).into());
+                    return Err(validation(&key, message).into());
                 }
             }
             match param {
@@ -342,12 +339,10 @@ fn hooks(value: &JsValue) -> Result<Hooks, Rejection> {
     let entries = match Value::of(value) {
         Value::Undefined => return Ok(Hooks::default()),
         Value::Object => entries(value).map_err(|cause| {
-            let error = Error::validation("hooks", "the hooks object could not be read");
+            let error = validation("hooks", "the hooks object could not be read");
             Rejection::caused(error, cause)
         })?,
-        other => {
-            return Err(Error::invalid("hooks", "an object of functions", &other.shown()).into())
-        }
+        other => return Err(invalid("hooks", "an object of functions", &other.shown()).into()),
     };
     let mut hooks = Hooks::default();
     for (key, value) in entries {
@@ -361,7 +356,7 @@ fn hooks(value: &JsValue) -> Result<Hooks, Rejection> {
                     quoted(&key),
                     other.shown()
                 );
-                return Err(Error::validation("hooks", message).into());
+                return Err(validation("hooks", message).into());
             }
         };
         hooks = match key.as_str() {

@@ -1,5 +1,7 @@
 //! The Rust API: [`UsersClient`], configured by [`ClientOptions`], called
-//! with [`CallOptions`]. The JS exports are a thin layer over it.
+//! through its request builders (`api::request`, which adds
+//! `count_users` and `list_users` to it), each call's options a
+//! [`CallOptions`]. The JS exports are a thin layer over it.
 //!
 //! A call runs attempts until one answers well, fails for good, or the
 //! retry rule says to give up, pausing between attempts as that rule says.
@@ -17,12 +19,13 @@ use serde::de::DeserializeOwned;
 
 use crate::api::hooks::{AttemptInfo, HookReturn, ResponseAction, ResponseInfo, RetryInfo};
 use crate::api::options::{CallOptions, ClientOptions};
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use crate::host::provider::HeaderList;
 use crate::host::{Rejection, Signal};
 use crate::model::{Count, CountParams, Envelope, ListParams, Operation};
 use crate::rules::headers::{merge_headers, Resolved};
-use crate::rules::options::{check_base_url, check_headers, duration_ms, join, Bounds};
+use crate::rules::options::{check_base_url, check_headers, duration_ms, join, Bounds, Naming};
+use crate::rules::pages::PageView;
 use crate::rules::params::check_list_params;
 use crate::rules::{retry, secrets};
 use crate::transport::{Retry, Target, Transport};
@@ -46,13 +49,10 @@ type Shared<T> = std::sync::Arc<T>;
 ///
 /// ```no_run
 /// # async fn run() -> Result<(), user_management_client::Error> {
-/// use user_management_client::{
-///     Active, CallOptions, ClientOptions, CountParams, UsersClient,
-/// };
+/// use user_management_client::{Active, ClientOptions, UsersClient};
 ///
 /// let client = UsersClient::new(ClientOptions::new("https://api.example.com"))?;
-/// let params = CountParams { active: Some(Active::True), ..Default::default() };
-/// let count = client.count_users(&params, &CallOptions::default()).await?;
+/// let count = client.count_users().active(Active::True).send().await?;
 /// assert_eq!(count.status, 200);
 /// println!("{} active users", count.result.total_users);
 /// # Ok(()) }
@@ -89,9 +89,9 @@ impl UsersClient {
     /// base URL is parsed by the platform's `URL` in a JS host, by the `url`
     /// crate elsewhere.
     pub fn new(options: ClientOptions) -> Result<UsersClient, Error> {
-        check_base_url(&options.base_url)?;
+        check_base_url(&options.base_url, options.naming)?;
         check_headers(&options.headers)?;
-        let href = Target::base_href(&options.base_url)?;
+        let href = Target::base_href(&options.base_url, options.naming.base_url())?;
         let prepared = options.header_provider.is_none().then(|| {
             let resolved = Resolved::new(&options.headers, &[], &[], options.params_in);
             Target::headers(resolved)
@@ -109,8 +109,8 @@ impl UsersClient {
         })
     }
 
-    /// `POST {baseUrl}/api/users/count`.
-    pub async fn count_users(
+    /// The count call, as the builder sends it.
+    pub(crate) async fn count(
         &self,
         params: &CountParams,
         options: &CallOptions,
@@ -121,18 +121,51 @@ impl UsersClient {
             .map_err(|rejection| rejection.error)
     }
 
-    /// `POST {baseUrl}/api/users`. The list's shape is not in the spec: name
-    /// it as `T` (any serde type; `serde_json::Value`-like types work too).
-    pub async fn list_users<T: DeserializeOwned>(
+    /// The list call, as the builder sends it: the result decoded as `T`.
+    pub(crate) async fn list<T: DeserializeOwned>(
         &self,
         params: &ListParams,
         options: &CallOptions,
     ) -> Result<Envelope<T>, Error> {
-        check_list_params(params, self.config.options.params_in)?;
-        let object = Target::params(params)?;
+        let object = self.list_params(params)?;
         self.call_and(Operation::List, &object, options, Target::decode)
             .await
             .map_err(|rejection| rejection.error)
+    }
+
+    /// One page of a walk through the list's pages: the result checked as
+    /// a page (what the walk needs of it), then decoded as `T`, both inside
+    /// the call, so that an error quoting the body has its credentials cut
+    /// out.
+    pub(crate) async fn page<T: DeserializeOwned>(
+        &self,
+        params: &ListParams,
+        options: &CallOptions,
+    ) -> Result<(Envelope<T>, PageView), Error> {
+        let decode = |body| {
+            let envelope: Envelope<serde_json::Value> = Target::decode(body)?;
+            let view = PageView::of_json(&envelope.result, Naming::Rust)?;
+            let result = T::deserialize(envelope.result).map_err(|error| {
+                Error::new(
+                    ErrorKind::Decode,
+                    format!("the result does not fit the requested type: {error}"),
+                )
+                .with_status(Some(200))
+            })?;
+            let status = envelope.status;
+            Ok((Envelope { status, result }, view))
+        };
+        let object = self.list_params(params)?;
+        self.call_and(Operation::List, &object, options, decode)
+            .await
+            .map_err(|rejection| rejection.error)
+    }
+
+    /// A list call's params, checked, as the transport sends them.
+    fn list_params(&self, params: &ListParams) -> Result<Params, Error> {
+        let client = &self.config.options;
+        check_list_params(params, client.params_in, client.naming)?;
+        Target::params(params)
     }
 
     /// The options this client was made with.

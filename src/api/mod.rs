@@ -1,7 +1,9 @@
-//! The Rust API: [`client::UsersClient`], its options and its hooks. It
+//! The Rust API: [`client::UsersClient`], its request builders, its
+//! options and its hooks. It
 //! resolves each call with the rules and runs its attempts through the
 //! target's transport; it is the only layer that sees all of them.
 
 pub mod client;
 pub mod hooks;
 pub mod options;
+pub mod request;

@@ -70,14 +70,17 @@ pub struct ClientOptions {
     /// [`UsersClient::new`](crate::UsersClient::new) for that client, with a
     /// connect timeout. (Native builds only.)
     #[cfg(not(target_arch = "wasm32"))]
+    #[cfg_attr(docsrs, doc(cfg(not(target_arch = "wasm32"))))]
     pub http_client: Option<reqwest::Client>,
     /// `fetch`'s credentials mode. Default: the platform's (`"same-origin"`).
     /// (JS host builds only.)
     #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
+    #[cfg_attr(docsrs, doc(cfg(all(target_arch = "wasm32", not(target_os = "wasi")))))]
     pub credentials: Option<Credentials>,
     /// Called as `fetch(url, init)` instead of the platform's `fetch`.
     /// Default: the global `fetch`, looked up per call. (JS host builds only.)
     #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
+    #[cfg_attr(docsrs, doc(cfg(all(target_arch = "wasm32", not(target_os = "wasi")))))]
     pub fetch: Option<Function>,
     /// See every attempt, response and retry, and may change an attempt
     /// (see [`Hooks`]). Default: none.
@@ -227,6 +230,7 @@ impl ClientOptions {
     /// # Ok(()) }
     /// ```
     #[cfg(not(target_arch = "wasm32"))]
+    #[cfg_attr(docsrs, doc(cfg(not(target_arch = "wasm32"))))]
     pub fn http_client(mut self, http_client: reqwest::Client) -> Self {
         self.http_client = Some(http_client);
         self
@@ -240,6 +244,7 @@ impl ClientOptions {
 
     /// `fetch`'s credentials mode. (JS host builds only.)
     #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
+    #[cfg_attr(docsrs, doc(cfg(all(target_arch = "wasm32", not(target_os = "wasi")))))]
     pub fn credentials(mut self, credentials: Credentials) -> Self {
         self.credentials = Some(credentials);
         self
@@ -266,14 +271,18 @@ where
     })
 }
 
-/// One call's options. `CallOptions::default()` has none.
+/// One call's options. `CallOptions::default()` has none. A request
+/// builder's per-call setters fill one; a whole one goes in through
+/// [`CountUsers::options`](crate::CountUsers::options) and
+/// [`ListUsers::options`](crate::ListUsers::options) (one set of options
+/// for several calls).
 ///
 /// In a JS host (wasm32-unknown-unknown):
 ///
 /// ```ignore
 /// # async fn run(client: user_management_client::UsersClient) -> Result<(), user_management_client::Error> {
 /// use std::time::Duration;
-/// use user_management_client::{CallOptions, CountParams};
+/// use user_management_client::CallOptions;
 ///
 /// let controller = web_sys::AbortController::new().unwrap();
 /// let options = CallOptions::default()
@@ -281,7 +290,8 @@ where
 ///     .timeout(Duration::from_secs(2))
 ///     .retries(0)
 ///     .header("X-Request-Id", "42");
-/// client.count_users(&CountParams::default(), &options).await?;
+/// client.count_users().options(options.clone()).send().await?;
+/// client.list_users().options(options).send::<serde_json::Value>().await?;
 /// # Ok(()) }
 /// ```
 #[derive(Clone, Default)]
@@ -291,6 +301,7 @@ pub struct CallOptions {
     /// [`ErrorKind::Aborted`](crate::ErrorKind::Aborted) at once. (JS host
     /// only; natively, drop the call's future.)
     #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
+    #[cfg_attr(docsrs, doc(cfg(all(target_arch = "wasm32", not(target_os = "wasi")))))]
     pub signal: Option<AbortSignal>,
     /// Overrides the client's timeout for this call ([`Duration::ZERO`]: none).
     pub timeout: Option<Duration>,
@@ -333,6 +344,7 @@ impl CallOptions {
 
     /// The caller's signal: aborting it ends the call at once. (JS host builds only.)
     #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
+    #[cfg_attr(docsrs, doc(cfg(all(target_arch = "wasm32", not(target_os = "wasi")))))]
     pub fn signal(mut self, signal: AbortSignal) -> Self {
         self.signal = Some(signal);
         self

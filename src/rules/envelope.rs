@@ -198,7 +198,7 @@ mod tests {
             )
             .unwrap_err();
             assert_eq!(err.kind(), ErrorKind::Decode, "{bad:?}");
-            assert_eq!(err.status(), Some(200));
+            assert_eq!(err.api_status(), Some(200));
             assert!(err.message().contains(&bad.shown()));
         }
     }
@@ -247,7 +247,7 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(err.kind(), ErrorKind::Api);
-        assert_eq!(err.status(), Some(403));
+        assert_eq!(err.api_status(), Some(403));
         assert!(err.message().contains("403"));
     }
 
@@ -290,7 +290,7 @@ mod tests {
             assert_eq!(v.envelope_status(), None);
             let err = check_success(Operation::Count, &v, &[]).unwrap_err();
             assert_eq!(err.kind(), ErrorKind::Decode);
-            assert_eq!(err.status(), None);
+            assert_eq!(err.api_status(), None);
         }
     }
 
@@ -323,12 +323,12 @@ mod tests {
             (ErrorKind::Decode, "the response body is not JSON")
         );
         let err = judge(Operation::List, 503, None, &[]).unwrap_err();
-        assert_eq!((err.kind(), err.status()), (ErrorKind::Http, None));
+        assert_eq!((err.kind(), err.api_status()), (ErrorKind::Http, None));
         assert_eq!(err.message(), "the server answered HTTP 503");
         // An error answer that is an envelope keeps its status.
         let refused = view(Value::Number(429.0), Value::Null, Value::Undefined);
         let err = judge(Operation::List, 429, Some(&refused), &[]).unwrap_err();
-        assert_eq!((err.kind(), err.status()), (ErrorKind::Http, Some(429)));
+        assert_eq!((err.kind(), err.api_status()), (ErrorKind::Http, Some(429)));
     }
 }
 

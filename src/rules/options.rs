@@ -176,6 +176,15 @@ impl Naming {
         }
     }
 
+    /// The base URL option's name (the component's is the JS one, as its
+    /// tests across four hosts read it).
+    pub fn base_url(self) -> &'static str {
+        match self {
+            Naming::Rust => "base_url",
+            Naming::Js | Naming::Wit => "baseUrl",
+        }
+    }
+
     /// The page size param's name.
     pub fn page_size(self) -> &'static str {
         match self {
@@ -288,7 +297,8 @@ pub fn base_url_text(value: &Value) -> Result<&str, Error> {
 /// absolute `http:` / `https:` URL without query, fragment or credentials.
 /// (`fetch` refuses URLs that carry credentials, and the message must not
 /// repeat them.)
-pub fn check_base_url(url: &str) -> Result<(), Error> {
+pub fn check_base_url(url: &str, naming: Naming) -> Result<(), Error> {
+    let param = naming.base_url();
     let lower = url.get(..8).unwrap_or(url).to_ascii_lowercase();
     let rest = if lower.starts_with("https://") {
         url.get(8..)
@@ -299,24 +309,29 @@ pub fn check_base_url(url: &str) -> Result<(), Error> {
     };
     let Some(rest) = rest else {
         return Err(Error::invalid(
-            "baseUrl",
+            param,
             "an absolute http: or https: URL",
             &quoted(url),
         ));
     };
     let authority = rest.split('/').next().unwrap_or("");
     if authority.is_empty() {
-        return Err(Error::invalid("baseUrl", "a URL with a host", &quoted(url)));
+        return Err(Error::invalid(param, "a URL with a host", &quoted(url)));
     }
     if authority.contains('@') {
-        return Err(Error::validation(
-            "baseUrl",
-            "baseUrl must not carry credentials (user:password@); send them in headers",
-        ));
+        let message = match naming {
+            Naming::Rust => {
+                "base_url must not carry credentials (user:password@); send them in headers"
+            }
+            Naming::Js | Naming::Wit => {
+                "baseUrl must not carry credentials (user:password@); send them in headers"
+            }
+        };
+        return Err(Error::validation(param, message));
     }
     if url.contains(['?', '#']) {
         return Err(Error::invalid(
-            "baseUrl",
+            param,
             "a URL without query (?) or fragment (#)",
             &quoted(url),
         ));
@@ -390,7 +405,7 @@ mod tests {
             "HTTP://x/prefix",
             "https://x/a/b//",
         ] {
-            assert!(check_base_url(ok).is_ok(), "{ok}");
+            assert!(check_base_url(ok, Naming::Rust).is_ok(), "{ok}");
         }
         for bad in [
             "ftp://x",
@@ -403,11 +418,19 @@ mod tests {
             "http://x/#top",
             "javascript:alert(1)",
         ] {
-            let err = check_base_url(bad).unwrap_err();
-            assert_eq!(err.param(), Some("baseUrl"), "{bad}");
+            for (naming, name) in [
+                (Naming::Rust, "base_url"),
+                (Naming::Js, "baseUrl"),
+                (Naming::Wit, "baseUrl"),
+            ] {
+                let err = check_base_url(bad, naming).unwrap_err();
+                assert_eq!(err.param(), Some(name), "{bad}");
+                assert!(err.message().starts_with(name), "{}", err.message());
+            }
         }
-        let err = check_base_url("http://me:hunter2@x/").unwrap_err();
+        let err = check_base_url("http://me:hunter2@x/", Naming::Rust).unwrap_err();
         assert!(!err.message().contains("hunter2"));
+        assert!(err.message().starts_with("base_url must not"));
         assert_eq!(base_url_text(&s("http://x")).ok(), Some("http://x"));
         for bad in [Value::Number(1.0), Value::Undefined] {
             let err = base_url_text(&bad).unwrap_err();

@@ -344,7 +344,7 @@ mod tests {
         ] {
             let err = PageView::of_json(&result, Naming::Js).unwrap_err();
             assert_eq!(err.kind(), ErrorKind::Decode, "{result}");
-            assert_eq!(err.status(), Some(200));
+            assert_eq!(err.api_status(), Some(200));
             assert_eq!(
                 err.message(),
                 "listPages needs each result to be a page: an object with a users array \

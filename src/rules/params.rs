@@ -10,6 +10,7 @@
 use crate::error::Error;
 use crate::model::{active_expected, Active, ListParams, Operation, ParamsIn};
 use crate::rules::envelope::MAX_SAFE_INTEGER;
+use crate::rules::options::Naming;
 use crate::rules::value::{quoted, Value};
 use crate::wire;
 
@@ -71,7 +72,11 @@ pub fn check_param(
 /// their typed fields and their rules), `__proto__` would not reach the
 /// request as a key, each extra value meets the rule a JS caller's value
 /// meets in `params_in` mode, and `page` / `pageSize` must fit a JS number.
-pub fn check_list_params(params: &ListParams, params_in: ParamsIn) -> Result<(), Error> {
+pub fn check_list_params(
+    params: &ListParams,
+    params_in: ParamsIn,
+    naming: Naming,
+) -> Result<(), Error> {
     for (key, value) in &params.extra {
         if ["query", "active", "page", "pageSize"].contains(&key.as_str()) {
             return Err(Error::validation(
@@ -87,7 +92,10 @@ pub fn check_list_params(params: &ListParams, params_in: ParamsIn) -> Result<(),
         }
         check_param(Operation::List, params_in, key, &Value::from(value))?;
     }
-    for (param, value) in [("page", params.page), ("pageSize", params.page_size)] {
+    for (param, value) in [
+        ("page", params.page),
+        (naming.page_size(), params.page_size),
+    ] {
         if value.is_some_and(|n| n as f64 > MAX_SAFE_INTEGER) {
             return Err(Error::validation(
                 param,
@@ -263,30 +271,30 @@ mod tests {
 
     #[test]
     fn rust_list_params_beyond_their_types() {
-        assert!(check_list_params(&ListParams::default(), ParamsIn::Body).is_ok());
+        assert!(check_list_params(&ListParams::default(), ParamsIn::Body, Naming::Rust).is_ok());
         let mut params = ListParams {
             page: Some(MAX_SAFE_INTEGER as u64),
             page_size: Some(50),
             ..Default::default()
         };
         params.extra.insert("sort".into(), "name".into());
-        assert!(check_list_params(&params, ParamsIn::Body).is_ok());
+        assert!(check_list_params(&params, ParamsIn::Body, Naming::Rust).is_ok());
         for named in ["query", "active", "page", "pageSize", "__proto__"] {
             let mut params = ListParams::default();
             params.extra.insert(named.into(), "x".into());
-            let err = check_list_params(&params, ParamsIn::Body).unwrap_err();
+            let err = check_list_params(&params, ParamsIn::Body, Naming::Rust).unwrap_err();
             assert_eq!(err.param(), Some(named));
         }
         for (page, page_size, param) in [
             (Some(1 << 53), None, "page"),
-            (None, Some(u64::MAX), "pageSize"),
+            (None, Some(u64::MAX), "page_size"),
         ] {
             let params = ListParams {
                 page,
                 page_size,
                 ..Default::default()
             };
-            let err = check_list_params(&params, ParamsIn::Body).unwrap_err();
+            let err = check_list_params(&params, ParamsIn::Body, Naming::Rust).unwrap_err();
             assert_eq!(
                 (err.kind(), err.param()),
                 (ErrorKind::Validation, Some(param))
@@ -305,13 +313,16 @@ mod tests {
         let scalars = [json!("a"), json!(1.5), json!(true), json!(null)];
         for mode in [ParamsIn::Body, ParamsIn::Query, ParamsIn::Form] {
             for value in scalars.clone() {
-                assert!(check_list_params(&with(value), mode).is_ok(), "{mode:?}");
+                assert!(
+                    check_list_params(&with(value), mode, Naming::Rust).is_ok(),
+                    "{mode:?}"
+                );
             }
         }
         for value in [json!([1, 2]), json!({ "role": "admin" })] {
-            assert!(check_list_params(&with(value.clone()), ParamsIn::Body).is_ok());
+            assert!(check_list_params(&with(value.clone()), ParamsIn::Body, Naming::Rust).is_ok());
             for mode in [ParamsIn::Query, ParamsIn::Form] {
-                let err = check_list_params(&with(value.clone()), mode).unwrap_err();
+                let err = check_list_params(&with(value.clone()), mode, Naming::Rust).unwrap_err();
                 assert_eq!(
                     (err.kind(), err.param()),
                     (ErrorKind::Validation, Some("x"))

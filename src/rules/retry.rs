@@ -34,12 +34,32 @@ pub fn is_retryable(kind: ErrorKind, http_status: Option<u16>) -> bool {
     }
 }
 
-/// [`is_retryable`] for a failure as the caller is given it: `deadline`
-/// says that the caller's own deadline ended the call (a `timeout` whose
-/// cause is the caller's signal's `TimeoutError`), and then it is never
-/// retried: the call is over.
-pub fn is_retryable_failure(kind: ErrorKind, http_status: Option<u16>, deadline: bool) -> bool {
-    !deadline && is_retryable(kind, http_status)
+/// [`is_retryable`] for a failure as the caller is given it: `never`
+/// says that it is one no attempt is made again for whatever its kind (a
+/// setup error, a body over its limit, or the caller's own deadline: a
+/// `timeout` whose cause is the caller's signal's `TimeoutError`).
+/// [`Error::is_retryable`] and the JS layer's `isRetryable` both ask it.
+pub fn is_retryable_failure(kind: ErrorKind, http_status: Option<u16>, never: bool) -> bool {
+    !never && is_retryable(kind, http_status)
+}
+
+impl Error {
+    /// Whether the client's own retry rule retries a failure like this
+    /// one: a `network` error or a `timeout`, or HTTP 408, 429, 500, 502,
+    /// 503 or 504; never a failure no attempt is made again for whatever
+    /// its kind (a setup error, a body over its limit, in a JS host the
+    /// caller's own deadline). The JS layer's `isRetryable` is the same
+    /// rule ([`is_retryable_failure`]).
+    ///
+    /// ```
+    /// use user_management_client::{Error, ErrorKind};
+    ///
+    /// assert!(Error::new(ErrorKind::Network, "refused").is_retryable());
+    /// assert!(!Error::new(ErrorKind::Api, "status 404").is_retryable());
+    /// ```
+    pub fn is_retryable(&self) -> bool {
+        is_retryable_failure(self.kind(), self.http_status(), self.is_never_retried())
+    }
 }
 
 /// The backoff before retry number `retry` (1 for the first), given a

@@ -93,7 +93,7 @@ pub(crate) trait Transport {
     fn client(setup: Self::Setup) -> Result<Self::Client, Error>;
     /// The base URL as the platform's URL parser writes it, or a
     /// `validation` error.
-    fn base_href(url: &str) -> Result<String, Error>;
+    fn base_href(url: &str, param: &str) -> Result<String, Error>;
     /// Model params (`CountParams`, `ListParams`) as this transport sends them.
     fn params<T: Serialize>(params: &T) -> Result<Self::Params, Error>;
     /// The resolved headers, as this transport sends them.

@@ -5,7 +5,7 @@
 //! client's native transport on tokio; `src/bin/render.rs`).
 
 use leptos::prelude::*;
-use user_management_client::{Active, CallOptions, ClientOptions, CountParams, Error, UsersClient};
+use user_management_client::{Active, ClientOptions, Error, UsersClient};
 
 /// The app's client for the API at `api`, made once and shared (a bigger
 /// app would `provide_context` it), or why it cannot be made.
@@ -16,12 +16,10 @@ pub fn client(api: &str) -> Result<UsersClient, String> {
 /// The active users, as the API counts them: the count, or the error as
 /// the page shows it.
 pub async fn active_users(client: &UsersClient) -> Result<u64, String> {
-    let params = CountParams {
-        active: Some(Active::True),
-        ..Default::default()
-    };
     let count = client
-        .count_users(&params, &CallOptions::default())
+        .count_users()
+        .active(Active::True)
+        .send()
         .await
         .map_err(shown)?;
     Ok(count.result.total_users)

@@ -7,9 +7,7 @@
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-use user_management_client::{
-    Active, CallOptions, ClientOptions, CountParams, Error, ErrorKind, ListParams, UsersClient,
-};
+use user_management_client::{Active, ClientOptions, Error, ErrorKind, UsersClient};
 use wasm_bindgen::prelude::*;
 
 /// One page of the list. Its shape is not in the API's spec, so the caller
@@ -65,29 +63,16 @@ async fn summarize(base_url: String) -> Result<JsValue, Error> {
         .timeout(Duration::from_secs(5))
         .retries(1);
     let client = UsersClient::new(options)?;
-    let call = CallOptions::default();
 
-    let active = client
-        .count_users(
-            &CountParams {
-                active: Some(Active::True),
-                ..Default::default()
-            },
-            &call,
-        )
-        .await?;
-    let all = client.count_users(&CountParams::default(), &call).await?;
+    let active = client.count_users().active(Active::True).send().await?;
+    let all = client.count_users().send().await?;
 
     let list = client
-        .list_users::<Page>(
-            &ListParams {
-                active: Some(Active::True),
-                page: Some(1),
-                page_size: Some(PAGE_SIZE),
-                ..Default::default()
-            },
-            &call,
-        )
+        .list_users()
+        .active(Active::True)
+        .page(1)
+        .page_size(PAGE_SIZE)
+        .send::<Page>()
         .await?;
 
     // Errors carry a kind (and, for validation, the param at fault).

@@ -7,9 +7,7 @@
 
 use std::time::Duration;
 
-use user_management_client::{
-    Active, CallOptions, ClientOptions, CountParams, Error, ErrorKind, UsersClient,
-};
+use user_management_client::{Active, ClientOptions, Error, ErrorKind, UsersClient};
 
 /// What the page shows for the active users.
 #[derive(Debug, PartialEq, Eq)]
@@ -33,11 +31,7 @@ pub fn client(api: &str) -> Result<UsersClient, Error> {
 
 /// The resource behind the page's "active users" line.
 pub async fn active_users(client: &UsersClient) -> ActiveUsers {
-    let params = CountParams {
-        active: Some(Active::True),
-        ..Default::default()
-    };
-    match client.count_users(&params, &CallOptions::default()).await {
+    match client.count_users().active(Active::True).send().await {
         Ok(count) => ActiveUsers::Count(count.result.total_users),
         Err(error) if cfg!(not(target_arch = "wasm32")) && error.kind() == ErrorKind::Network => {
             ActiveUsers::Loading

@@ -10,8 +10,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use user_management_client::{
-    CallOptions, ClientOptions, CountParams, ErrorKind, Hooks, ResponseAction,
-    UsersClient as RustClient,
+    ClientOptions, ErrorKind, Hooks, ResponseAction, UsersClient as RustClient,
 };
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
@@ -201,10 +200,7 @@ async fn rust_hooks_give_headers_and_ask_for_the_attempt_again() {
     let mut options = options;
     options.fetch = Some(get(&fake, "fetch").into());
     let client = RustClient::new(options).unwrap();
-    let got = client
-        .count_users(&CountParams::default(), &CallOptions::default())
-        .await
-        .unwrap();
+    let got = client.count_users().send().await.unwrap();
     assert_eq!(got.result.total_users, 9);
     assert_eq!(call_count(&fake), 2);
     let sent = |i, name| header(&call(&fake, i), name);
@@ -217,7 +213,8 @@ async fn rust_hooks_give_headers_and_ask_for_the_attempt_again() {
     bad.fetch = Some(get(&fake, "fetch").into());
     let error = RustClient::new(bad)
         .unwrap()
-        .count_users(&CountParams::default(), &CallOptions::default())
+        .count_users()
+        .send()
         .await
         .unwrap_err();
     assert_eq!(

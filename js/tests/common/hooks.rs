@@ -11,8 +11,8 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use user_management_client::{
-    AttemptInfo, CallOptions, ClientOptions, CountParams, Error, ErrorKind, HeaderList, Hooks,
-    ListParams, Operation, ResponseInfo, RetryInfo, UsersClient as RustClient,
+    AttemptInfo, CallOptions, ClientOptions, Error, ErrorKind, HeaderList, Hooks, ListParams,
+    Operation, ResponseInfo, RetryInfo, UsersClient as RustClient,
 };
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -1255,9 +1255,7 @@ async fn rust_hooks_see_a_call_that_succeeds_at_once() {
     // The wall clock jumps back an hour while the answer is awaited.
     let restore = wall_clock_jumps_back(20, 3_600_000.0);
     let started = monotonic_now();
-    let got = ok(client
-        .count_users(&CountParams::default(), &CallOptions::default())
-        .await);
+    let got = ok(client.count_users().send().await);
     let call_took = Duration::from_secs_f64((monotonic_now() - started) / 1e3);
     restore.call0(&JsValue::UNDEFINED).unwrap();
     assert_eq!(got.result.total_users, 8);
@@ -1289,7 +1287,9 @@ async fn rust_hooks_see_a_call_that_succeeds_at_once() {
         ..Default::default()
     };
     ok(client
-        .list_users::<serde::de::IgnoredAny>(&params, &CallOptions::default())
+        .list_users()
+        .params(params.clone())
+        .send::<serde::de::IgnoredAny>()
         .await);
     assert_eq!(rust_counts(&log), (1, 1, 0));
     let (request, _) = &requests(&log)[0];
@@ -1312,11 +1312,7 @@ async fn rust_hooks_see_three_503s_and_the_delay_really_waited() {
     armed_timers();
     let (hooks, log) = recording(|| {});
     let client = rust_client(&fake, |o| o.hooks(hooks).retries(2));
-    let error = failed(
-        client
-            .count_users(&CountParams::default(), &CallOptions::default())
-            .await,
-    );
+    let error = failed(client.count_users().send().await);
     assert_eq!(
         (error.kind(), error.http_status()),
         (ErrorKind::Http, Some(503))
@@ -1365,7 +1361,9 @@ async fn rust_hooks_never_see_a_credential() {
     });
     let call_options = CallOptions::default().header("Authorization", format!("Bearer {TOKEN}"));
     ok(client
-        .count_users(&CountParams::default(), &call_options)
+        .count_users()
+        .options(call_options.clone())
+        .send()
         .await);
     check_sent(&fake);
     assert_eq!(rust_counts(&log), (2, 2, 1));
@@ -1399,7 +1397,7 @@ async fn rust_hooks_see_nothing_of_a_validation_failure_or_after_an_abort() {
     let (hooks, log) = recording(|| {});
     let client = rust_client(&fake, |o| o.hooks(hooks));
     let bad = CallOptions::default().header("bad name", "x");
-    let error = failed(client.count_users(&CountParams::default(), &bad).await);
+    let error = failed(client.count_users().options(bad.clone()).send().await);
     assert_eq!(error.kind(), ErrorKind::Validation);
     let too_big = ListParams {
         page: Some(1 << 60),
@@ -1407,7 +1405,9 @@ async fn rust_hooks_see_nothing_of_a_validation_failure_or_after_an_abort() {
     };
     let error = failed(
         client
-            .list_users::<serde::de::IgnoredAny>(&too_big, &CallOptions::default())
+            .list_users()
+            .params(too_big.clone())
+            .send::<serde::de::IgnoredAny>()
             .await,
     );
     assert_eq!(error.kind(), ErrorKind::Validation);
@@ -1422,7 +1422,9 @@ async fn rust_hooks_see_nothing_of_a_validation_failure_or_after_an_abort() {
     let call_options = CallOptions::default().signal(controller.signal());
     let error = failed(
         client
-            .count_users(&CountParams::default(), &call_options)
+            .count_users()
+            .options(call_options.clone())
+            .send()
             .await,
     );
     assert_eq!(error.kind(), ErrorKind::Aborted);
@@ -1447,7 +1449,9 @@ async fn rust_calls_cap_retry_after_at_60_s_and_time_out_at_10_s_by_default() {
     let call_options = CallOptions::default().signal(controller.signal());
     let error = failed(
         client
-            .count_users(&CountParams::default(), &call_options)
+            .count_users()
+            .options(call_options.clone())
+            .send()
             .await,
     );
     assert_eq!(error.kind(), ErrorKind::Aborted);
@@ -1477,7 +1481,9 @@ async fn rust_calls_cap_retry_after_at_60_s_and_time_out_at_10_s_by_default() {
     abort_later(&controller.clone().into(), 50);
     let error = failed(
         client
-            .count_users(&CountParams::default(), &call_options)
+            .count_users()
+            .options(call_options.clone())
+            .send()
             .await,
     );
     assert_eq!(error.kind(), ErrorKind::Aborted);
@@ -1508,9 +1514,7 @@ async fn rust_hooks_on_the_fault_server() {
         options.timeout = Duration::from_millis(timeout_ms);
         let client = RustClient::new(options).unwrap();
         let done = wasm_bindgen_futures::future_to_promise(async move {
-            let _ = client
-                .count_users(&CountParams::default(), &CallOptions::default())
-                .await;
+            let _ = client.count_users().send().await;
             Ok(JsValue::UNDEFINED)
         });
         (scenario, counts, base, log, done)

@@ -95,7 +95,7 @@ async fn rust_a_fetch_or_body_that_never_settles_times_out_on_each_attempt() {
     for never in NEVER {
         let fake = never_settling(never);
         let client = faked(&fake, |o| o.timeout(Duration::from_millis(30)).retries(1));
-        let error = failed(client.count_users(&CountParams::default(), &none()).await);
+        let error = failed(client.count_users().send().await);
         assert_eq!(error.kind(), ErrorKind::Timeout, "{never}: {error}");
         assert_eq!(call_count(&fake), 2, "{never}: a timeout per attempt");
         assert!(all_cancelled(&fake, 2), "{never}: every attempt cancelled");
@@ -113,7 +113,9 @@ async fn rust_a_fetch_or_body_that_never_settles_is_aborted_at_once() {
         abort_later(&controller, 20);
         let error = failed(
             faked(&fake, |o| o)
-                .count_users(&CountParams::default(), &options)
+                .count_users()
+                .options(options.clone())
+                .send()
                 .await,
         );
         assert_eq!(error.kind(), ErrorKind::Aborted, "{never}: {error}");
@@ -134,7 +136,13 @@ async fn rust_dropping_the_future_cancels_a_fetch_that_never_settles() {
     let client = faked(&fake, |o| o.timeout(Duration::ZERO));
     let params = CountParams::default();
     let options = none();
-    let mut future = Box::pin(client.count_users(&params, &options));
+    let mut future = Box::pin(
+        client
+            .count_users()
+            .params(params.clone())
+            .options(options.clone())
+            .send(),
+    );
     let waker = Waker::from(Arc::new(NoWake));
     let polled = future.as_mut().poll(&mut Context::from_waker(&waker));
     assert!(polled.is_pending());

@@ -91,6 +91,43 @@ fn pages_sent(fake: &JsValue) -> Vec<f64> {
         .collect()
 }
 
+/// The Rust API's `pages()` in a JS host: its pages, read through the
+/// platform's JSON, hold every active user of the reference server once,
+/// one request per page, pages 1, 2, ... in order, and no more.
+#[wasm_bindgen_test]
+async fn rust_pages_walk_every_page_once_in_a_js_host() {
+    use futures_util::StreamExt;
+    use user_management_client::{Active, ClientOptions, UserPage, UsersClient as RustClient};
+    let truth = JsFuture::from(raw_count(server(), &js(r#"{"active":true}"#)))
+        .await
+        .unwrap()
+        .as_f64()
+        .unwrap() as u64;
+    let counting = counting_fetch();
+    let mut options = ClientOptions::new(server());
+    options.fetch = Some(get(&counting, "fetch").unchecked_into());
+    let client = RustClient::new(options).unwrap();
+    let pages: Vec<_> = client
+        .list_users()
+        .active(Active::True)
+        .page_size(100)
+        .pages::<UserPage>()
+        .collect()
+        .await;
+    let mut ids = Vec::new();
+    for (i, page) in pages.iter().enumerate() {
+        let page = &page.as_ref().unwrap().result;
+        assert_eq!((page.page, page.total_users), (i as u64 + 1, truth));
+        ids.extend(page.users.iter().map(|user| user.id));
+    }
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len() as u64, truth);
+    assert_eq!(pages.len() as u64, truth.div_ceil(100));
+    let expected: Vec<f64> = (1..=pages.len()).map(|n| n as f64).collect();
+    assert_eq!(pages_sent(&counting), expected);
+}
+
 #[wasm_bindgen_test]
 async fn every_page_of_the_reference_server_once_and_no_request_more() {
     let truth = JsFuture::from(raw_count(server(), &js(r#"{"active":true}"#)))

@@ -33,6 +33,8 @@ extern "C" {
     fn fetch_resolving_with(value: &JsValue) -> js_sys::Function;
     #[wasm_bindgen(js_name = oddResponse)]
     fn odd_response(name: &str) -> JsValue;
+    #[wasm_bindgen(js_name = timeoutSignal)]
+    fn timeout_signal(ms: u32) -> JsValue;
 }
 
 /// One page of the reference server's list (its shape is not in the spec:
@@ -151,18 +153,26 @@ async fn count_users_matches_a_raw_count_on_the_real_server() {
         (Active::False, r#"{"active":"false"}"#),
         (Active::All, r#"{"active":"all"}"#),
     ] {
-        let got: Envelope<Count> = ok(client.count_users(&count_params(active), &none()).await);
+        let got: Envelope<Count> = ok(client
+            .count_users()
+            .params(count_params(active))
+            .send()
+            .await);
         assert_eq!(got.status, 200);
         assert_eq!(got.result.total_users, truth(wire).await, "{wire}");
     }
-    let all = ok(client.count_users(&CountParams::default(), &none()).await);
+    let all = ok(client.count_users().send().await);
     assert_eq!(all.result.total_users, truth("{}").await);
     assert!(all.result.total_users > 0);
     let t = ok(client
-        .count_users(&count_params(true.into()), &none())
+        .count_users()
+        .params(count_params(true.into()))
+        .send()
         .await);
     let f = ok(client
-        .count_users(&count_params(false.into()), &none())
+        .count_users()
+        .params(count_params(false.into()))
+        .send()
         .await);
     assert_eq!(
         t.result.total_users + f.result.total_users,
@@ -177,7 +187,9 @@ async fn the_three_transports_agree_in_rust() {
         let mut options = ClientOptions::new(server());
         options.params_in = params_in;
         let got = ok(client(options)
-            .count_users(&count_params(Active::True), &none())
+            .count_users()
+            .params(count_params(Active::True))
+            .send()
             .await);
         assert_eq!(got.result.total_users, expected, "{params_in:?}");
     }
@@ -193,7 +205,7 @@ async fn list_users_into_a_callers_serde_type() {
         ..Default::default()
     };
     let active = truth(r#"{"active":"true"}"#).await;
-    let six: Envelope<Page> = ok(client.list_users(&params(1, 6), &none()).await);
+    let six: Envelope<Page> = ok(client.list_users().params(params(1, 6)).send().await);
     assert_eq!(six.status, 200);
     assert_eq!(
         (
@@ -206,23 +218,22 @@ async fn list_users_into_a_callers_serde_type() {
     assert_eq!(six.result.total_users, active);
     assert!(six.result.users.iter().all(|u| u.active));
     assert!(six.result.users.iter().all(|u| !u.username.is_empty()));
-    let second: Envelope<Page> = ok(client.list_users(&params(2, 3), &none()).await);
+    let second: Envelope<Page> = ok(client.list_users().params(params(2, 3)).send().await);
     assert_eq!((second.result.page, second.result.page_size), (2, 3));
     let ids = |page: &Page| page.users.iter().map(|u| u.id).collect::<Vec<_>>();
     assert_eq!(ids(&second.result), ids(&six.result)[3..].to_vec());
     let loose: Envelope<LoosePage> = ok(client
-        .list_users(
-            &ListParams {
-                page_size: Some(4),
-                ..Default::default()
-            },
-            &none(),
-        )
+        .list_users()
+        .params(ListParams {
+            page_size: Some(4),
+            ..Default::default()
+        })
+        .send()
         .await);
     assert_eq!(loose.result.users.len(), 4);
     assert_eq!(loose.result.total_users, truth("{}").await);
     // Any serde type names the result, down to one that ignores it.
-    let ignored: Envelope<IgnoredAny> = ok(client.list_users(&params(1, 1), &none()).await);
+    let ignored: Envelope<IgnoredAny> = ok(client.list_users().params(params(1, 1)).send().await);
     assert_eq!(ignored.status, 200);
 }
 
@@ -243,7 +254,11 @@ async fn list_params_go_out_with_their_wire_names() {
     params
         .extra
         .insert("unsent".into(), serde_json::Value::Null);
-    let got: Envelope<Vec<u32>> = ok(faked(&fake, |o| o).list_users(&params, &none()).await);
+    let got: Envelope<Vec<u32>> = ok(faked(&fake, |o| o)
+        .list_users()
+        .params(params.clone())
+        .send()
+        .await);
     assert_eq!(got.result, vec![1, 2]);
     let sent = call(&fake, 0);
     assert_eq!(
@@ -263,13 +278,19 @@ async fn list_params_go_out_with_their_wire_names() {
     let mut params = ListParams::default();
     params.extra.insert("n".into(), serde_json::json!(1.5));
     params.extra.insert("b".into(), serde_json::json!(true));
-    let _: Envelope<Vec<u32>> = ok(client.list_users(&params, &none()).await);
+    let _: Envelope<Vec<u32>> = ok(client.list_users().params(params.clone()).send().await);
     assert_eq!(
         get(&call(&fake, 0), "url").as_string().as_deref(),
         Some("http://fake.invalid:8080/prefix/api/users?b=true&n=1.5")
     );
     params.extra.insert("filter".into(), filter);
-    let error = failed(client.list_users::<Vec<u32>>(&params, &none()).await);
+    let error = failed(
+        client
+            .list_users()
+            .params(params.clone())
+            .send::<Vec<u32>>()
+            .await,
+    );
     assert_eq!(
         (error.kind(), error.param()),
         (ErrorKind::Validation, Some("filter"))
@@ -277,20 +298,14 @@ async fn list_params_go_out_with_their_wire_names() {
     assert_eq!(call_count(&fake), 1, "nothing more was sent");
     // Unset params are not sent: `{}` for none.
     let fake = scripted(&format!(r#"[{{"body":{:?}}}]"#, count_body(3)));
-    ok(faked(&fake, |o| o)
-        .count_users(&CountParams::default(), &none())
-        .await);
+    ok(faked(&fake, |o| o).count_users().send().await);
     assert_eq!(get(&call(&fake, 0), "body"), JsValue::from("{}"));
 }
 
 #[wasm_bindgen_test]
 async fn a_result_that_does_not_fit_the_type_is_a_decode_error() {
     let fake = scripted(r#"[{"body":"{\"status\":200,\"result\":{\"users\":\"nope\"}}"}]"#);
-    let error = failed(
-        faked(&fake, |o| o)
-            .list_users::<LoosePage>(&ListParams::default(), &none())
-            .await,
-    );
+    let error = failed(faked(&fake, |o| o).list_users().send::<LoosePage>().await);
     assert_eq!(error.kind(), ErrorKind::Decode, "{error}");
     assert_eq!(call_count(&fake), 1);
 }
@@ -307,7 +322,7 @@ fn bad_options_are_validation_errors_at_once() {
     ] {
         let error = failed(RustClient::new(ClientOptions::new(bad)).map(|_| ()));
         assert_eq!(error.kind(), ErrorKind::Validation, "{bad:?}");
-        assert_eq!(error.param(), Some("baseUrl"), "{bad:?}");
+        assert_eq!(error.param(), Some("base_url"), "{bad:?}");
         assert_eq!(error.to_string(), error.message());
     }
     for (name, value) in [
@@ -338,7 +353,9 @@ async fn bad_call_headers_are_refused_before_anything_is_sent() {
     let options = CallOptions::default().header("bad name", "x");
     let error = failed(
         faked(&fake, |o| o)
-            .count_users(&CountParams::default(), &options)
+            .count_users()
+            .options(options.clone())
+            .send()
             .await,
     );
     assert_eq!(
@@ -351,15 +368,11 @@ async fn bad_call_headers_are_refused_before_anything_is_sent() {
 #[wasm_bindgen_test]
 async fn http_503_with_two_retries_is_three_attempts_then_http() {
     let fake = scripted(&format!("[{BUSY}]"));
-    let error = failed(
-        faked(&fake, |o| o.retries(2))
-            .count_users(&CountParams::default(), &none())
-            .await,
-    );
+    let error = failed(faked(&fake, |o| o.retries(2)).count_users().send().await);
     assert_eq!(call_count(&fake), 3);
     assert_eq!(error.kind(), ErrorKind::Http);
     assert_eq!(error.http_status(), Some(503));
-    assert_eq!(error.status(), None, "the body is not an envelope");
+    assert_eq!(error.api_status(), None, "the body is not an envelope");
     assert_eq!(error.body(), Some("busy, try later"));
     assert_eq!(error.to_string(), error.message());
     assert!(!error.message().is_empty());
@@ -369,11 +382,7 @@ async fn http_503_with_two_retries_is_three_attempts_then_http() {
     assert!(format!("{error:?}").contains("Http"));
 
     let fake = scripted(&format!("[{BUSY}]"));
-    failed(
-        faked(&fake, |o| o.retries(0))
-            .count_users(&CountParams::default(), &none())
-            .await,
-    );
+    failed(faked(&fake, |o| o.retries(0)).count_users().send().await);
     assert_eq!(call_count(&fake), 1, "retries: 0");
 }
 
@@ -382,11 +391,7 @@ async fn retries_on_the_real_server() {
     let base = fault("busy");
     let mut options = ClientOptions::new(base.as_str());
     options.retries = 2;
-    let error = failed(
-        client(options)
-            .count_users(&CountParams::default(), &none())
-            .await,
-    );
+    let error = failed(client(options).count_users().send().await);
     assert_eq!(
         (error.kind(), error.http_status()),
         (ErrorKind::Http, Some(503))
@@ -395,7 +400,8 @@ async fn retries_on_the_real_server() {
     // A 503 then a good answer: resolves on the second attempt.
     let base = fault("retry-after-seconds");
     let got = ok(client(ClientOptions::new(base.as_str()))
-        .count_users(&CountParams::default(), &none())
+        .count_users()
+        .send()
         .await);
     assert_eq!(got.result.total_users, 7);
     assert_eq!(attempts(&base).await, 2.0);
@@ -404,13 +410,9 @@ async fn retries_on_the_real_server() {
 #[wasm_bindgen_test]
 async fn a_non_200_envelope_is_an_api_error() {
     let fake = scripted(r#"[{"body":"{\"status\":403,\"result\":{\"error\":\"forbidden\"}}"}]"#);
-    let error = failed(
-        faked(&fake, |o| o)
-            .count_users(&CountParams::default(), &none())
-            .await,
-    );
+    let error = failed(faked(&fake, |o| o).count_users().send().await);
     assert_eq!(error.kind(), ErrorKind::Api);
-    assert_eq!(error.status(), Some(403));
+    assert_eq!(error.api_status(), Some(403));
     assert_eq!(error.http_status(), Some(200));
     assert!(error.body().unwrap().contains("forbidden"));
     assert_eq!(call_count(&fake), 1, "api errors are not retried");
@@ -418,11 +420,12 @@ async fn a_non_200_envelope_is_an_api_error() {
     let base = fault("status-403");
     let error = failed(
         client(ClientOptions::new(base.as_str()))
-            .list_users::<IgnoredAny>(&ListParams::default(), &none())
+            .list_users()
+            .send::<IgnoredAny>()
             .await,
     );
     assert_eq!(
-        (error.kind(), error.status(), error.http_status()),
+        (error.kind(), error.api_status(), error.http_status()),
         (ErrorKind::Api, Some(403), Some(200))
     );
     assert_eq!(attempts(&base).await, 1.0);
@@ -438,13 +441,9 @@ async fn decode_and_http_errors_from_the_real_server() {
     ] {
         let mut options = ClientOptions::new(fault(scenario));
         options.retries = 0;
-        let error = failed(
-            client(options)
-                .count_users(&CountParams::default(), &none())
-                .await,
-        );
+        let error = failed(client(options).count_users().send().await);
         assert_eq!(
-            (error.kind(), error.http_status(), error.status()),
+            (error.kind(), error.http_status(), error.api_status()),
             (kind, http_status, status),
             "{scenario}: {error}"
         );
@@ -455,7 +454,7 @@ async fn decode_and_http_errors_from_the_real_server() {
 async fn no_answer_within_timeout_ms_is_a_timeout() {
     let fake = scripted(r#"[{"hang":true}]"#);
     let client = faked(&fake, |o| o.timeout(Duration::from_millis(50)).retries(0));
-    let call = async move { client.count_users(&CountParams::default(), &none()).await };
+    let call = async move { client.count_users().send().await };
     let (before, outcome) = settled_before(2_000, call).await;
     let error = failed(outcome);
     assert_eq!(error.kind(), ErrorKind::Timeout, "{error}");
@@ -474,10 +473,51 @@ async fn no_answer_within_timeout_ms_is_a_timeout() {
     let options = CallOptions::default().timeout(Duration::from_millis(30));
     let error = failed(
         faked(&fake, |o| o.retries(0))
-            .count_users(&CountParams::default(), &options)
+            .count_users()
+            .options(options.clone())
+            .send()
             .await,
     );
     assert_eq!(error.kind(), ErrorKind::Timeout);
+}
+
+/// The error's predicates in a JS host: the client's own timeout
+/// `is_timeout` and is retryable; the caller's deadline (a signal's
+/// `TimeoutError`, given through the builder's `.signal`) `is_timeout`
+/// and is not (the call is over); `fetch` failing is a `network` error
+/// that `is_connect` cannot tell apart (`false`), retryable.
+#[wasm_bindgen_test]
+async fn an_errors_predicates_in_a_js_host() {
+    let fake = scripted(r#"[{"hang":true}]"#);
+    let own = failed(
+        faked(&fake, |o| o.timeout(Duration::from_millis(30)).retries(0))
+            .count_users()
+            .send()
+            .await,
+    );
+    assert!(own.is_timeout() && own.is_retryable(), "{own}");
+    let fake = scripted(r#"[{"hang":true}]"#);
+    let deadline = failed(
+        faked(&fake, |o| o.retries(2))
+            .count_users()
+            .signal(timeout_signal(50).unchecked_into())
+            .send()
+            .await,
+    );
+    assert!(deadline.is_timeout(), "{deadline}");
+    assert!(
+        !deadline.is_retryable(),
+        "the caller's deadline ends the call"
+    );
+    assert_eq!(call_count(&fake), 1);
+    let refused = failed(
+        client(ClientOptions::new("http://127.0.0.1:9/").retries(0))
+            .count_users()
+            .send()
+            .await,
+    );
+    assert_eq!(refused.kind(), ErrorKind::Network, "{refused}");
+    assert!(refused.is_retryable() && !refused.is_connect());
 }
 
 #[wasm_bindgen_test]
@@ -486,11 +526,7 @@ async fn a_body_over_max_body_bytes_is_a_decode_error_naming_the_rust_option() {
     let options = ClientOptions::new(base.as_str())
         .max_body_bytes(100_000)
         .retries(2);
-    let error = failed(
-        client(options)
-            .count_users(&CountParams::default(), &none())
-            .await,
-    );
+    let error = failed(client(options).count_users().send().await);
     assert_eq!(error.kind(), ErrorKind::Decode, "{error}");
     assert_eq!(error.http_status(), Some(200));
     assert!(
@@ -507,11 +543,13 @@ async fn an_already_aborted_signal_sends_nothing() {
     let fake = scripted(&format!(r#"[{{"body":{:?}}}]"#, count_body(1)));
     let options = CallOptions::default().signal(aborted_signal().unchecked_into());
     let client = faked(&fake, |o| o);
-    let error = failed(client.count_users(&CountParams::default(), &options).await);
+    let error = failed(client.count_users().options(options.clone()).send().await);
     assert_eq!(error.kind(), ErrorKind::Aborted);
     let error = failed(
         client
-            .list_users::<IgnoredAny>(&ListParams::default(), &options)
+            .list_users()
+            .options(options.clone())
+            .send::<IgnoredAny>()
             .await,
     );
     assert_eq!(error.kind(), ErrorKind::Aborted);
@@ -525,7 +563,7 @@ async fn aborting_in_flight_is_aborted_at_once() {
     let options = CallOptions::default().signal(controller.signal());
     abort_later(&controller, 20);
     let client = faked(&fake, |o| o);
-    let call = async move { client.count_users(&CountParams::default(), &options).await };
+    let call = async move { client.count_users().options(options.clone()).send().await };
     let (before, outcome) = settled_before(2_000, call).await;
     let error = failed(outcome);
     assert_eq!(error.kind(), ErrorKind::Aborted);
@@ -541,7 +579,7 @@ async fn aborting_while_waiting_to_retry_or_for_the_provider_is_aborted_at_once(
     let options = CallOptions::default().signal(controller.signal());
     abort_later(&controller, 50);
     let client = faked(&fake, |o| o);
-    let call = async move { client.count_users(&CountParams::default(), &options).await };
+    let call = async move { client.count_users().options(options.clone()).send().await };
     let (before, outcome) = settled_before(5_000, call).await;
     let error = failed(outcome);
     assert_eq!(error.kind(), ErrorKind::Aborted);
@@ -555,7 +593,9 @@ async fn aborting_while_waiting_to_retry_or_for_the_provider_is_aborted_at_once(
     abort_later(&controller, 20);
     let error = failed(
         faked(&fake, |o| o.header_provider(hanging))
-            .count_users(&CountParams::default(), &options)
+            .count_users()
+            .options(options.clone())
+            .send()
             .await,
     );
     assert_eq!(error.kind(), ErrorKind::Aborted);
@@ -574,7 +614,13 @@ async fn dropping_the_future_cancels_the_request() {
     let client = faked(&fake, |o| o);
     let params = CountParams::default();
     let options = none();
-    let mut future = Box::pin(client.count_users(&params, &options));
+    let mut future = Box::pin(
+        client
+            .count_users()
+            .params(params.clone())
+            .options(options.clone())
+            .send(),
+    );
     let waker = Waker::from(Arc::new(NoWake));
     let polled = future.as_mut().poll(&mut Context::from_waker(&waker));
     assert!(matches!(polled, Poll::Pending));
@@ -585,7 +631,12 @@ async fn dropping_the_future_cancels_the_request() {
     assert!(call_signal_aborted(&fake, 0), "dropping cancels the fetch");
     // The client is fine afterwards.
     let fake = scripted(&format!(r#"[{{"body":{:?}}}]"#, count_body(4)));
-    let got = ok(faked(&fake, |o| o).count_users(&params, &options).await);
+    let got = ok(faked(&fake, |o| o)
+        .count_users()
+        .params(params.clone())
+        .options(options.clone())
+        .send()
+        .await);
     assert_eq!(got.result.total_users, 4);
 }
 
@@ -595,7 +646,11 @@ async fn dropping_the_future_while_it_waits_to_retry_sends_no_more() {
     let client = faked(&fake, |o| o);
     let params = CountParams::default();
     let options = none();
-    let future = client.count_users(&params, &options);
+    let future = client
+        .count_users()
+        .params(params.clone())
+        .options(options.clone())
+        .send();
     // A select of the call against a 100 ms sleep: the sleep wins.
     let mut future = Box::pin(future);
     let mut timer = JsFuture::from(sleep(100));
@@ -640,7 +695,7 @@ async fn a_header_provider_is_called_before_every_attempt() {
             .header("X-Client", "c")
             .header("Authorization", "Bearer stale")
     });
-    let got = ok(client.count_users(&CountParams::default(), &none()).await);
+    let got = ok(client.count_users().send().await);
     assert_eq!(got.result.total_users, 5);
     assert_eq!(call_count(&fake), 3);
     assert_eq!(calls.get(), 3, "before every attempt");
@@ -653,9 +708,7 @@ async fn a_header_provider_is_called_before_every_attempt() {
         assert_eq!(header(&sent, "x-client").as_deref(), Some("c"));
         assert_eq!(header(&sent, "accept").as_deref(), Some("application/json"));
     }
-    ok(client
-        .list_users::<IgnoredAny>(&ListParams::default(), &none())
-        .await);
+    ok(client.list_users().send::<IgnoredAny>().await);
     assert_eq!(calls.get(), 4);
 }
 
@@ -667,7 +720,8 @@ async fn a_failing_or_bad_header_provider_fails_the_call_unsent() {
     };
     let error = failed(
         faked(&fake, |o| o.header_provider(refusing))
-            .count_users(&CountParams::default(), &none())
+            .count_users()
+            .send()
             .await,
     );
     assert_eq!(error.kind(), ErrorKind::Network);
@@ -676,7 +730,8 @@ async fn a_failing_or_bad_header_provider_fails_the_call_unsent() {
     let bad = counting(&calls, &[("x", "a\r\nInjected: 1")]);
     let error = failed(
         faked(&fake, |o| o.header_provider(bad))
-            .count_users(&CountParams::default(), &none())
+            .count_users()
+            .send()
             .await,
     );
     assert_eq!(
@@ -693,11 +748,7 @@ async fn credentials_never_reach_an_errors_text() {
     options
         .headers
         .push(("Authorization".into(), "Bearer s3cret-token".into()));
-    let error = failed(
-        client(options)
-            .count_users(&CountParams::default(), &none())
-            .await,
-    );
+    let error = failed(client(options).count_users().send().await);
     assert_eq!(error.http_status(), Some(401));
     let everything = format!("{error}\n{error:?}\n{}", error.body().unwrap_or_default());
     assert!(!everything.contains("s3cret-token"), "{everything}");
@@ -714,22 +765,14 @@ async fn a_custom_fetch_that_rejects_oddly_is_a_network_error_in_rust() {
         let mut options = ClientOptions::new(FAKE);
         options.fetch = Some(fetch_rejecting_with(&reason));
         options.retries = 0;
-        let error = failed(
-            client(options)
-                .count_users(&CountParams::default(), &none())
-                .await,
-        );
+        let error = failed(client(options).count_users().send().await);
         assert_eq!(error.kind(), ErrorKind::Network, "{reason:?}");
     }
     for name in ["empty", "number", "no-status", "bad-status", "text-throws"] {
         let mut options = ClientOptions::new(FAKE);
         options.fetch = Some(fetch_resolving_with(&odd_response(name)));
         options.retries = 0;
-        let error = failed(
-            client(options)
-                .count_users(&CountParams::default(), &none())
-                .await,
-        );
+        let error = failed(client(options).count_users().send().await);
         assert_eq!(error.kind(), ErrorKind::Network, "{name}: {error}");
     }
     good_call_still_works().await;
@@ -787,10 +830,10 @@ async fn the_rust_client_is_cheap_to_clone_and_keeps_no_state() {
     ));
     let a = faked(&fake, |o| o.retries(0));
     let b = a.clone();
-    let error = failed(a.count_users(&CountParams::default(), &none()).await);
+    let error = failed(a.count_users().send().await);
     assert_eq!(error.kind(), ErrorKind::Http);
-    let got = ok(b.count_users(&CountParams::default(), &none()).await);
+    let got = ok(b.count_users().send().await);
     assert_eq!(got.result.total_users, 1);
-    let got = ok(a.count_users(&CountParams::default(), &none()).await);
+    let got = ok(a.count_users().send().await);
     assert_eq!(got.result.total_users, 2);
 }

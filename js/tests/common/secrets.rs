@@ -137,7 +137,10 @@ async fn the_rust_api_shows_no_piece_of_an_echoed_token() {
                 .retries(0)
         });
         let error = match client
-            .count_users(&Default::default(), &Default::default())
+            .count_users()
+            .params(Default::default())
+            .options(Default::default())
+            .send()
             .await
         {
             Ok(_) => panic!("{name}: resolved"),

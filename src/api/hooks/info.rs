@@ -15,7 +15,23 @@ use crate::model::Operation;
 /// What a hook sees of an attempt about to be sent. Serializes to
 /// `{ operation, url, attempt, headers }`, headers as a record (`{ name:
 /// value }`).
+///
+/// `#[non_exhaustive]`, as [`ResponseInfo`] and [`RetryInfo`] are: the
+/// client makes them, and a field added later is not a breaking change,
+/// so code outside the crate reads them but cannot build one:
+///
+/// ```compile_fail,E0639
+/// use user_management_client::{AttemptInfo, Operation};
+///
+/// let info = AttemptInfo {
+///     operation: Operation::Count,
+///     url: "https://api.example.com/api/users/count".into(),
+///     attempt: 1,
+///     headers: Vec::new(),
+/// };
+/// ```
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct AttemptInfo {
     /// Count or list.
     pub operation: Operation,
@@ -56,6 +72,7 @@ impl Serialize for Record<'_> {
 /// What a hook sees when an attempt's response headers arrived.
 /// Serializes to `{ httpStatus, durationMs, responseHeaders }`.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct ResponseInfo {
     /// The attempt (serialized on its own).
     pub request: AttemptInfo,
@@ -85,6 +102,7 @@ impl Serialize for ResponseInfo {
 /// What a hook sees when a failed attempt will be retried. Serializes to
 /// `{ operation, attempt, delayMs }`.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct RetryInfo {
     /// Count or list.
     pub operation: Operation,

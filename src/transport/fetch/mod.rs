@@ -75,8 +75,8 @@ impl Transport for Fetch {
         Ok(setup)
     }
 
-    fn base_href(url: &str) -> Result<String, Error> {
-        request::base_href(url)
+    fn base_href(url: &str, param: &str) -> Result<String, Error> {
+        request::base_href(url, param)
     }
 
     fn params<T: Serialize>(params: &T) -> Result<Object, Error> {
@@ -227,7 +227,8 @@ fn aborted(signal: Option<&AbortSignal>) -> Rejection {
         Some(reason) if is_timeout_error(reason) => Error::new(
             ErrorKind::Timeout,
             "the caller's deadline passed: the call's signal timed out",
-        ),
+        )
+        .never_retried(),
         _ => Error::new(ErrorKind::Aborted, "the call was aborted by its signal"),
     };
     match reason {

@@ -45,13 +45,13 @@ impl Headers {
 /// A base URL (checked by the rules) as the platform's `URL` normalises it;
 /// a URL it cannot parse is a `validation` error. Outside a JS host, the
 /// URL as given.
-pub fn base_href(url: &str) -> Result<String, Error> {
+pub fn base_href(url: &str, param: &str) -> Result<String, Error> {
     if cfg!(not(target_arch = "wasm32")) {
         return Ok(url.to_string());
     }
     Url::new(url).map(|parsed| parsed.href()).map_err(|cause| {
         let shown = crate::rules::value::quoted(url);
-        Error::invalid("baseUrl", "a valid absolute URL", &shown)
+        Error::invalid(param, "a valid absolute URL", &shown)
             .with_source(Cause::new(failure_detail(&cause)))
     })
 }

@@ -239,6 +239,7 @@ async fn exchange(
 /// and its sources give (`Connection refused`); the `reqwest::Error` is
 /// its source.
 fn network(url: &str, what: &str, error: reqwest::Error) -> Error {
+    let connect = error.is_connect();
     let mut detail = error.to_string();
     let mut source = std::error::Error::source(&error);
     while let Some(cause) = source {
@@ -246,11 +247,16 @@ fn network(url: &str, what: &str, error: reqwest::Error) -> Error {
         detail.push_str(&cause.to_string());
         source = cause.source();
     }
-    Error::new(
+    let failed = Error::new(
         ErrorKind::Network,
         format!("{what} failed for POST {url}: {detail}"),
     )
-    .with_transport_source(error)
+    .with_transport_source(error);
+    if connect {
+        failed.connecting()
+    } else {
+        failed
+    }
 }
 
 #[cfg(test)]

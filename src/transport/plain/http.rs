@@ -67,8 +67,8 @@ impl<H: Http> Transport for H {
         H::client(setup)
     }
 
-    fn base_href(url: &str) -> Result<String, Error> {
-        request::base_href(url)
+    fn base_href(url: &str, param: &str) -> Result<String, Error> {
+        request::base_href(url, param)
     }
 
     fn params<T: Serialize>(params: &T) -> Result<Params, Error> {

@@ -45,7 +45,7 @@ pub struct Request {
 /// pins the one without tables, which keeps them out of the component; a
 /// host it cannot map (any non-ASCII one) gets a message that says to
 /// write it in ASCII.
-pub fn base_href(url: &str) -> Result<String, Error> {
+pub fn base_href(url: &str, param: &str) -> Result<String, Error> {
     url::Url::parse(url).map(String::from).map_err(|cause| {
         let expected = match cause {
             url::ParseError::IdnaError => {
@@ -53,7 +53,7 @@ pub fn base_href(url: &str) -> Result<String, Error> {
             }
             _ => "a valid absolute URL",
         };
-        Error::invalid("baseUrl", expected, &quoted(url)).with_source(Cause::new(cause.to_string()))
+        Error::invalid(param, expected, &quoted(url)).with_source(Cause::new(cause.to_string()))
     })
 }
 
@@ -129,18 +129,18 @@ mod tests {
     #[test]
     fn a_host_name_in_ascii_is_written_as_the_url_standard_writes_it() {
         assert_eq!(
-            base_href("HTTP://Example.COM:80/api").unwrap(),
+            base_href("HTTP://Example.COM:80/api", "baseUrl").unwrap(),
             "http://example.com/api"
         );
         assert_eq!(
-            base_href("https://xn--bcher-kva.example/").unwrap(),
+            base_href("https://xn--bcher-kva.example/", "baseUrl").unwrap(),
             "https://xn--bcher-kva.example/"
         );
     }
 
     #[test]
     fn a_host_name_without_an_ascii_form_here_says_how_to_write_it() {
-        let err = base_href("https://bücher.example/").unwrap_err();
+        let err = base_href("https://bücher.example/", "baseUrl").unwrap_err();
         assert_eq!(err.param(), Some("baseUrl"));
         assert_eq!(
             err.to_string(),
@@ -151,7 +151,7 @@ mod tests {
 
     #[test]
     fn a_url_that_does_not_parse_says_so() {
-        let err = base_href("http://[::1/").unwrap_err();
+        let err = base_href("http://[::1/", "baseUrl").unwrap_err();
         assert_eq!(
             err.to_string(),
             "baseUrl must be a valid absolute URL; got \"http://[::1/\""

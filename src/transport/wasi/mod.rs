@@ -144,11 +144,10 @@ async fn exchange(
     let outgoing_body = outgoing_request
         .body()
         .map_err(|()| refused(url, "the request body"))?;
-    let future = outgoing_handler::handle(outgoing_request, None)
-        .map_err(|code| network(url, "wasi:http", code_detail(&code)))?;
+    let future =
+        outgoing_handler::handle(outgoing_request, None).map_err(|code| failed_code(url, &code))?;
     let sent = match send_body(&outgoing_body, body, url).await {
-        Ok(()) => OutgoingBody::finish(outgoing_body, None)
-            .map_err(|code| network(url, "wasi:http", code_detail(&code))),
+        Ok(()) => OutgoingBody::finish(outgoing_body, None).map_err(|code| failed_code(url, &code)),
         Err(error) => {
             drop(outgoing_body);
             Err(error)
@@ -163,7 +162,7 @@ async fn exchange(
     // response's error code says why, so it wins.
     let response = match future.get() {
         Some(Ok(Ok(response))) => response,
-        Some(Ok(Err(code))) => return Err(network(url, "wasi:http", code_detail(&code))),
+        Some(Ok(Err(code))) => return Err(failed_code(url, &code)),
         Some(Err(())) | None => return Err(refused(url, "the response")),
     };
     sent?;
@@ -344,6 +343,24 @@ async fn read_body(
         }
     }
     Ok(collected.text())
+}
+
+/// The `network` error of `wasi:http`'s error `code`: one that says no
+/// connection was made (DNS, refused, unreachable, a connect timeout) is
+/// marked so ([`Error::is_connect`]).
+fn failed_code(url: &str, code: &ErrorCode) -> Error {
+    let failed = network(url, "wasi:http", code_detail(code));
+    match code {
+        ErrorCode::DnsTimeout
+        | ErrorCode::DnsError(_)
+        | ErrorCode::DestinationNotFound
+        | ErrorCode::DestinationUnavailable
+        | ErrorCode::DestinationIpProhibited
+        | ErrorCode::DestinationIpUnroutable
+        | ErrorCode::ConnectionRefused
+        | ErrorCode::ConnectionTimeout => failed.connecting(),
+        _ => failed,
+    }
 }
 
 /// A `network` error: `what` failed for `url`, for the reason `detail`.
