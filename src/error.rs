@@ -358,7 +358,9 @@ impl Error {
 
     /// Whether the call ended because an attempt had no answer in time
     /// ([`ErrorKind::Timeout`]: the `timeout` option, or in a JS host the
-    /// caller's signal's deadline).
+    /// caller's signal's deadline). Unlike reqwest's `is_timeout`, a
+    /// connection not made within the connect timeout is not one: it is a
+    /// [`ErrorKind::Network`] error, and [`Error::is_connect`] says so.
     pub fn is_timeout(&self) -> bool {
         self.kind == ErrorKind::Timeout
     }

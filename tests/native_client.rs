@@ -347,7 +347,8 @@ async fn active_count(base: &str) -> u64 {
     body["result"]["totalUsers"].as_u64().expect("a count")
 }
 
-/// A client that records the page each list request asked for.
+/// A client that records the attempt number of each list request (one
+/// entry per request: a page fetched once is a `1`).
 fn recording(base: &str) -> (UsersClient, Arc<Mutex<Vec<u32>>>) {
     let attempts = Arc::new(Mutex::new(Vec::new()));
     let seen = Arc::clone(&attempts);
@@ -398,8 +399,8 @@ async fn pages_add_up_to_the_count_with_one_request_per_page() {
 
 /// A page is fetched only when the stream is polled for it: after the
 /// first page, dropping the stream stops the walk at one request; a walk
-/// from page 9 of 100 users a page fetches 9 and 10 and ends on the short
-/// last page (1000 users).
+/// from page 9 of 100 users a page fetches 9 and 10 and ends there, the
+/// 1000 users' total reached.
 #[tokio::test]
 async fn a_dropped_stream_stops_fetching_and_a_walk_starts_where_asked() {
     let server = server();

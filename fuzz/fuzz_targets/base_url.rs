@@ -2,14 +2,14 @@
 //! without echoing them, and joining puts exactly one slash before the path.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use user_management_client::__private::options::{base_url_text, check_base_url, join};
+use user_management_client::__private::options::{base_url_text, check_base_url, join, Naming};
 use user_management_client::__private::value::Value;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data).into_owned();
     let value = Value::Str(text.clone());
     let Ok(url) = base_url_text(&value) else { return };
-    match check_base_url(url) {
+    match check_base_url(url, Naming::Rust) {
         Ok(()) => {
             let joined = join(url, "/api/users/count");
             assert!(joined.ends_with("/api/users/count"));

@@ -20,8 +20,8 @@ fuzz_target!(|data: &[u8]| {
         result: if data[16] & 4 == 0 { Value::Object } else { Value::Null },
         total_users: Value::Number(total),
     };
-    let _ = check_success(Operation::List, &view);
-    if check_success(Operation::Count, &view).is_ok() {
+    let _ = check_success(Operation::List, &view, &[]);
+    if check_success(Operation::Count, &view, &[]).is_ok() {
         assert_eq!(status, 200.0);
         assert!(total.fract() == 0.0 && (0.0..=MAX_SAFE_INTEGER).contains(&total));
     }
