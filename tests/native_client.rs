@@ -85,7 +85,8 @@ async fn a_404_is_an_http_error() {
 
 /// The error's predicates, as reqwest names them: a 503 has its HTTP
 /// status and is retryable (the client's own rule); a refused port is a
-/// connect error, retryable; a timeout says so; a non-200 envelope has its
+/// connect error, retryable, and a body cut after connecting is a network
+/// error that is not; a timeout says so; a non-200 envelope has its
 /// `api_status` and is not retried; a page size the walk refuses names
 /// `page_size`.
 #[tokio::test]
@@ -116,6 +117,9 @@ async fn errors_say_what_they_are_as_rust_users_expect() {
         .unwrap_err();
     assert_eq!(refused.kind(), ErrorKind::Network);
     assert!(refused.is_connect() && refused.is_retryable(), "{refused}");
+    let cut = at("truncated").count_users().send().await.unwrap_err();
+    assert_eq!(cut.kind(), ErrorKind::Network, "{cut}");
+    assert!(!cut.is_connect(), "connected, then the body was cut: {cut}");
     let slow = UsersClient::new(
         ClientOptions::new(format!("{}/faults/slow/native-errors", server.url))
             .timeout(Duration::from_millis(200))

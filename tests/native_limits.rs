@@ -10,6 +10,8 @@ mod common;
 
 use std::time::Duration;
 
+use futures_util::StreamExt;
+
 use common::{answer_42, in_own_process, keep_alive_server, refused_url, server};
 use user_management_client::{ClientOptions, CountParams, ErrorKind, Hooks, ParamsIn, UsersClient};
 
@@ -99,6 +101,41 @@ async fn a_dropped_call_closes_its_connection_before_the_answer() {
     let mut closed = 0;
     for _ in 0..250 {
         closed = server.recorded("held", "native-drop", "closed").await;
+        if closed > 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(closed, 1);
+}
+
+/// Dropping a stream of pages while its page is in flight closes that
+/// request's connection, as dropping a call does.
+#[tokio::test]
+async fn a_dropped_stream_of_pages_closes_the_request_in_flight() {
+    let server = server();
+    let options = ClientOptions::new(format!("{}/faults/held/native-pages-drop", server.url))
+        .timeout(Duration::ZERO)
+        .retries(0);
+    let client = UsersClient::new(options).expect("client");
+    let mut pages = client
+        .list_users()
+        .page_size(10)
+        .pages::<serde_json::Value>();
+    while server
+        .recorded("held", "native-pages-drop", "attempts")
+        .await
+        == 0
+    {
+        tokio::select! {
+            _ = pages.next() => panic!("the held page answered"),
+            _ = tokio::time::sleep(Duration::from_millis(20)) => {}
+        }
+    }
+    drop(pages);
+    let mut closed = 0;
+    for _ in 0..250 {
+        closed = server.recorded("held", "native-pages-drop", "closed").await;
         if closed > 0 {
             break;
         }
