@@ -455,6 +455,29 @@ async fn pages_of_something_else_are_a_decode_error() {
     assert!(pages.next().await.is_none());
 }
 
+/// A page the walk can read but whose result does not fit `T` fails as the
+/// same list call sent with `send::<T>()` does: one decode, one message.
+#[tokio::test]
+async fn a_page_that_does_not_fit_t_fails_as_send_does() {
+    #[derive(Debug, Deserialize)]
+    struct Needs {
+        #[allow(dead_code)]
+        nowhere_in_a_page: u64,
+    }
+    let server = server();
+    let client = client(&server.url);
+    let sent = client.list_users().send::<Needs>().await.unwrap_err();
+    let walked = client
+        .list_users()
+        .pages::<Needs>()
+        .next()
+        .await
+        .expect("an item")
+        .unwrap_err();
+    assert_eq!(walked.kind(), ErrorKind::Decode, "{walked}");
+    assert_eq!(walked.message(), sent.message());
+}
+
 #[tokio::test]
 async fn hooks_and_a_header_provider_natively() {
     let server = server();

@@ -95,18 +95,22 @@ async fn a_dropped_call_closes_its_connection_before_the_answer() {
         }
     }
     drop(call);
-    // The server's own record: the request's connection closed. Asked up
-    // to 250 times, 20 ms apart: a request still open answers only after
-    // 30 s, as "answered", never as "closed".
+    assert_eq!(closed_connections(&server, "native-drop").await, 1);
+}
+
+/// The server's own record of `held` requests under `key` whose connection
+/// closed. Asked up to 250 times, 20 ms apart: a request still open answers
+/// only after 30 s, as "answered", never as "closed".
+async fn closed_connections(server: &common::Server, key: &str) -> u64 {
     let mut closed = 0;
     for _ in 0..250 {
-        closed = server.recorded("held", "native-drop", "closed").await;
+        closed = server.recorded("held", key, "closed").await;
         if closed > 0 {
             break;
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    assert_eq!(closed, 1);
+    closed
 }
 
 /// Dropping a stream of pages while its page is in flight closes that
@@ -133,15 +137,7 @@ async fn a_dropped_stream_of_pages_closes_the_request_in_flight() {
         }
     }
     drop(pages);
-    let mut closed = 0;
-    for _ in 0..250 {
-        closed = server.recorded("held", "native-pages-drop", "closed").await;
-        if closed > 0 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    assert_eq!(closed, 1);
+    assert_eq!(closed_connections(&server, "native-pages-drop").await, 1);
 }
 
 #[test]

@@ -19,7 +19,7 @@ use serde::de::DeserializeOwned;
 
 use crate::api::hooks::{AttemptInfo, HookReturn, ResponseAction, ResponseInfo, RetryInfo};
 use crate::api::options::{CallOptions, ClientOptions};
-use crate::error::{Error, ErrorKind};
+use crate::error::Error;
 use crate::host::provider::HeaderList;
 use crate::host::{Rejection, Signal};
 use crate::model::{Count, CountParams, Envelope, ListParams, Operation};
@@ -134,26 +134,18 @@ impl UsersClient {
     }
 
     /// One page of a walk through the list's pages: the result checked as
-    /// a page (what the walk needs of it), then decoded as `T`, both inside
-    /// the call, so that an error quoting the body has its credentials cut
-    /// out.
+    /// a page (what the walk needs of it), then decoded as `T` as
+    /// [`UsersClient::list`] decodes it, both inside the call, so that an
+    /// error quoting the body has its credentials cut out.
     pub(crate) async fn page<T: DeserializeOwned>(
         &self,
         params: &ListParams,
         options: &CallOptions,
     ) -> Result<(Envelope<T>, PageView), Error> {
-        let decode = |body| {
-            let envelope: Envelope<serde_json::Value> = Target::decode(body)?;
-            let view = PageView::of_json(&envelope.result, Naming::Rust)?;
-            let result = T::deserialize(envelope.result).map_err(|error| {
-                Error::new(
-                    ErrorKind::Decode,
-                    format!("the result does not fit the requested type: {error}"),
-                )
-                .with_status(Some(200))
-            })?;
-            let status = envelope.status;
-            Ok((Envelope { status, result }, view))
+        let decode = |body: <Target as Transport>::Body| {
+            let page: Envelope<serde_json::Value> = Target::decode(body.clone())?;
+            let view = PageView::of_json(&page.result, Naming::Rust)?;
+            Ok((Target::decode(body)?, view))
         };
         let object = self.list_params(params)?;
         self.call_and(Operation::List, &object, options, decode)
