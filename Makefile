@@ -108,9 +108,8 @@ lint:
 ## reference server; then the private-CA test again with the native-roots
 ## feature (the platform's store). `--workspace` on the second run too:
 ## cargo resolves features for the packages a command selects, so the root
-## package alone would compile its whole graph again (about 25 crates);
-## with the workspace selected, only what native-roots changes compiles
-## (reqwest, hyper-rustls, rustls-native-certs and the client).
+## package alone would compile much of its graph again; with the workspace
+## selected, only the crates native-roots changes compile.
 unit: debug-server
 	cargo test --locked --workspace
 	cargo test --locked --workspace --features user-management-client/native-roots --test native_tls
