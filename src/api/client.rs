@@ -28,7 +28,7 @@ use crate::rules::options::{check_base_url, check_headers, duration_ms, join, Bo
 use crate::rules::pages::PageView;
 use crate::rules::params::check_list_params;
 use crate::rules::{retry, secrets};
-use crate::transport::{Retry, Target, Transport};
+use crate::transport::{Arrived, Retry, Target, Transport};
 
 /// The target's transport's types (`transport::Target`): `fetch` in a JS
 /// host, `wasi:http` on wasm32-wasip2.
@@ -228,20 +228,25 @@ impl UsersClient {
                 .prepare(operation, &request, options, number, secrets)
                 .await?;
             let secrets: &[String] = secrets;
-            let sent_at = Target::now();
+            // The clock is read, and the transport tells when the response
+            // headers arrive, only where `afterResponse` waits for them.
+            let sent_at = hooks.after_response.is_some().then(Target::now);
             let asked = Asked::default();
             let arrived = |http_status: u16, headers: &dyn Fn() -> HeaderList| {
-                self.arrived(
-                    info.as_ref(),
-                    http_status,
-                    headers,
-                    sent_at,
-                    secrets,
-                    &asked,
-                );
+                if let Some(sent_at) = sent_at {
+                    self.arrived(
+                        info.as_ref(),
+                        http_status,
+                        headers,
+                        sent_at,
+                        secrets,
+                        &asked,
+                    );
+                }
             };
             let transport = &config.transport;
-            let attempt = Target::attempt(&request, &headers, transport, signal, bounds, &arrived);
+            let arrived = sent_at.is_some().then_some(&arrived as Arrived);
+            let attempt = Target::attempt(&request, &headers, transport, signal, bounds, arrived);
             let outcome = attempt.await;
             let settled = Target::settle(outcome, &request, signal, operation, secrets);
             let action = match asked.take() {

@@ -121,16 +121,17 @@ pub(crate) trait Transport {
 
     /// One attempt of `request` with `headers`: the timeout of `bounds` (0:
     /// none) covers the response and its body, and no more of a body than
-    /// its limit is read; `arrived` is told when the response headers are
-    /// there. (The future is the transport's own, not wrapped: the loop
-    /// awaits it, then settles what it came to.)
+    /// its limit is read; `arrived`, where given (a hook waits for it), is
+    /// told when the response headers are there. (The future is the
+    /// transport's own, not wrapped: the loop awaits it, then settles what
+    /// it came to.)
     fn attempt<'a>(
         request: &'a Self::Request,
         headers: &'a Self::Headers,
         client: &'a Self::Client,
         signal: Option<&'a Signal>,
         bounds: Bounds,
-        arrived: Arrived<'a>,
+        arrived: Option<Arrived<'a>>,
     ) -> impl Future<Output = Self::Outcome> + 'a;
     /// What an attempt came to, judged by the envelope rules: the body of a
     /// good answer, or why it failed, with `secrets` cut out of the error.

@@ -1,11 +1,10 @@
 //! An answer that arrived, judged by the envelope rules: the envelope to
-//! resolve with, or the error. The body is parsed by the platform's
-//! `JSON.parse`, in the same call into JS that reads the few fields the
-//! rules need ([`parse_envelope`]), without copying the body into Rust:
-//! the caller gets that very object. Only an error copies the body's text
-//! into Rust.
+//! resolve with, or the error. The body was parsed by the platform's
+//! `JSON.parse`, in the same call into JS that read the few fields the
+//! rules need ([`take`](crate::transport::fetch::bridge::take)), without
+//! copying the body into Rust: the caller gets that very object. Only an
+//! error copies the body's text into Rust.
 
-use js_sys::JsString;
 use wasm_bindgen::prelude::*;
 
 use crate::error::Error;
@@ -13,50 +12,50 @@ use crate::model::Operation;
 use crate::rules::envelope::{error_body, judge as judge_envelope, EnvelopeView, BODY_CUT};
 use crate::rules::secrets::reach;
 use crate::rules::value::Value;
-use crate::transport::fetch::bridge::parse_envelope;
-use crate::transport::fetch::exchange::Answer;
-use crate::transport::fetch::js_value::{BOOLEAN, NUMBER, STRING};
+use crate::transport::fetch::exchange::{Answer, VIEW};
 
 #[wasm_bindgen]
 extern "C" {
     /// `JSON.parse` of a JS string: js-sys's takes a `&str`, which would copy
     /// a body of many megabytes into Rust and back.
     #[wasm_bindgen(js_namespace = JSON, js_name = parse, catch)]
-    pub fn parse_json(text: &JsString) -> Result<JsValue, JsValue>;
+    pub fn parse_json(text: &js_sys::JsString) -> Result<JsValue, JsValue>;
 }
+use crate::transport::fetch::js_value::{BOOLEAN, NUMBER, STRING};
 
 /// The envelope to resolve with (the parsed body itself), or the error,
 /// with the call's `secrets` cut out of it.
 pub fn judge(answer: Answer, operation: Operation, secrets: &[String]) -> Result<JsValue, Error> {
-    let mut read = [0.0; VIEW];
-    let parsed = parse_envelope(&answer.text, &mut read).ok();
-    let view = parsed.as_ref().map(|body| envelope_view(body, &read));
+    let [_, read @ ..] = answer.view;
+    // A body kind of -1: the text is not JSON.
+    let json = read[0] >= 0.0;
+    let view = json.then(|| envelope_view(&answer.body, &read));
     let failed = match judge_envelope(operation, answer.http_status, view.as_ref(), secrets) {
-        Ok(()) => return Ok(parsed.unwrap_or_default()),
+        Ok(()) => return Ok(answer.body),
         Err(error) => error,
     };
     // The error keeps the body's text: the whole of a JSON body (the JS
     // layer parses it again for `UsersApiError.body`), of any other only
     // what the cut keeps, read with room for an echo across the cut (and
     // one unit more, so that the cut, not this read, splits no pair).
-    let json = parsed.is_some();
+    let text = answer.handle.text();
     let text = if json {
-        answer.text
+        text
     } else {
         let end = BODY_CUT as usize + reach(secrets) + 1;
-        answer.text.slice(0, u32::try_from(end).unwrap_or(u32::MAX))
+        text.slice(0, u32::try_from(end).unwrap_or(u32::MAX))
     };
     let text = error_body(String::from(&text), json, secrets);
     Err(failed.with_response(answer.http_status, text, json))
 }
 
-/// The numbers [`parse_envelope`] writes.
-const VIEW: usize = 7;
+/// The numbers of the envelope's view, after the status.
+const ENVELOPE: usize = VIEW - 1;
 
-/// The envelope rules' view of `body`, from what [`parse_envelope`] read
+/// The envelope rules' view of `body`, from what `take` read
 /// of it. A field is read again only where a message may quote it: a
 /// string, or a `result` that is a boolean or a number.
-fn envelope_view(body: &JsValue, read: &[f64; VIEW]) -> EnvelopeView {
+fn envelope_view(body: &JsValue, read: &[f64; ENVELOPE]) -> EnvelopeView {
     let [body_kind, has_result, status_kind, status, result_kind, total_kind, total] = *read;
     let kind = Value::of_kind(body_kind as u8, body);
     if kind != Value::Object {

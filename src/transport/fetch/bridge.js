@@ -1,7 +1,20 @@
 // The fetch transport's JS side: the steps that would otherwise cross
 // between wasm and JS many times, each made one call. Every rule stays in
 // Rust (what is sent, how long an attempt or a pause lasts, the body's
-// limit and its error); this only builds, waits and reads.
+// limit and its error, what a status or an envelope means); this only
+// builds, waits and reads.
+
+// How a promise Rust awaits settled, as Rust's settle(slot, outcome,
+// value) is told: what it fulfilled or rejected with, or how an attempt
+// ended without an answer.
+const REJECTED = 0;
+const FULFILLED = 1;
+const TIMED_OUT = 2;
+const ABORTED = 3;
+const TOO_LARGE = 4;
+const NO_FETCH = 5;
+const BODY_FAILED = 6;
+const NOT_A_RESPONSE = 7;
 
 // kind(value): what the rules' Value needs of a JS value, in one call:
 // 0 undefined, 1 null, 2 a boolean, 3 a number, 4 a string, 5 a function,
@@ -17,40 +30,6 @@ export function kind(value) {
   return tag == "[object Array]" ? 8 : tag == "[object Object]" ? 9 : 10;
 }
 
-// parseEnvelope(text, view): JSON.parse(text), and in `view` (seven
-// numbers) what the envelope rules look at, each read once: the body's
-// kind (as kind() numbers it), whether it has a `result` (1 or 0), the
-// kinds of its `status` and `result`, and where `result` is a plain object
-// the kind of its `totalUsers`; after each of those two kinds, the value
-// where it is a number or a boolean (as a number), else NaN. A kind not
-// read is -1. It throws what JSON.parse throws.
-export function parseEnvelope(text, view) {
-  const body = JSON.parse(text);
-  view.fill(-1);
-  const read = (value, at) => {
-    view[at] = kind(value);
-    view[at + 1] = view[at] == 2 || view[at] == 3 ? +value : NaN;
-  };
-  if ((view[0] = kind(body)) == 9) {
-    view[1] = "result" in body ? 1 : 0;
-    read(body.status, 2);
-    if ((view[4] = kind(body.result)) == 9) read(body.result.totalUsers, 5);
-  }
-  return body;
-}
-
-// status(response): the status of what fetch resolved with, if it is a
-// Response (an object with a text() method and a number status, read
-// once), else NaN; retryAfter(it): its Retry-After header, if it has one it
-// can tell. Either throws what a getter throws.
-export function status(response) {
-  if (typeof response != "object" || typeof response?.text != "function") return NaN;
-  const status = response.status;
-  return typeof status == "number" ? status : NaN;
-}
-
-export const retryAfter = (response) => response.headers?.get?.("retry-after");
-
 // responseHeaders(response): its headers as "name\nvalue\nname\nvalue...",
 // names in lower case, in the order its headers list them ("" where it has
 // none it can list: a caller's fetch may answer with a Response-like
@@ -63,24 +42,26 @@ export function responseHeaders(response) {
   return lines.join("\n");
 }
 
-// stop(ms, signal, timedOut, aborted): a promise that rejects with
-// `timedOut` after `ms` (no timer when undefined) or with `aborted` when
-// `signal` aborts (at once if it has), whichever comes first: a race a stop
-// wins is a rejection, so a race that `work` wins needs no look at what it
-// resolved with. Its race(work, slot, settle) races `work` against it and
-// its watch(slot, settle) waits for it alone; either then calls
-// settle(slot, fulfilled, value) with the outcome (Rust's one function for
-// every promise it awaits). Its end() resolves it with undefined, clears
-// its timer and stops listening. Each stop owns its timer: Cloudflare
-// Workers drop a timer when the request that set it ends, so one shared
-// across calls would be lost. A signal was checked when the options were
-// read (signals are duck-typed there): one whose getter or listener throws
-// now counts as not aborted. Whoever makes a stop waits on it at once (a
-// race, a pause), so its rejection is always handled.
-export function stop(ms, signal, timedOut, aborted) {
+// What a stop rejects with: objects of the module's own, which no promise
+// it races can reject with.
+const TIMER = { outcome: TIMED_OUT };
+const SIGNAL = { outcome: ABORTED };
+
+// stop(ms, signal): a promise that rejects after `ms` (no timer when
+// undefined) or when `signal` aborts (at once if it has), whichever comes
+// first. Its race(work, slot, settle) races `work` against it and its
+// watch(slot, settle) waits for it alone; either then calls settle(slot,
+// outcome, value) (Rust's one function for every promise it awaits), with
+// TIMED_OUT or ABORTED when the stop came first. Its end() resolves it
+// with undefined, clears its timer and stops listening. A signal was
+// checked when the options were read (signals are duck-typed there): one
+// whose getter or listener throws now counts as not aborted. Whoever makes
+// a stop waits on it at once (a race, a pause), so its rejection is always
+// handled.
+export function stop(ms, signal) {
   let resolve, reject, timer;
   const stopped = new Promise((settle, fail) => ((resolve = settle), (reject = fail)));
-  const onAbort = () => reject(aborted);
+  const onAbort = () => reject(SIGNAL);
   stopped.end = () => {
     clearTimeout(timer);
     try {
@@ -89,51 +70,165 @@ export function stop(ms, signal, timedOut, aborted) {
     resolve();
   };
   const watch = (promise, slot, settle) =>
-    promise.then((value) => settle(slot, true, value), (error) => settle(slot, false, error));
+    promise.then(
+      (value) => settle(slot, FULFILLED, value),
+      (error) => (error === TIMER || error === SIGNAL ? settle(slot, error.outcome) : settle(slot, REJECTED, error)),
+    );
   stopped.race = (work, slot, settle) => watch(Promise.race([work, stopped]), slot, settle);
   stopped.watch = (slot, settle) => watch(stopped, slot, settle);
   try {
     if (signal?.aborted) onAbort();
     else signal?.addEventListener("abort", onAbort);
   } catch {}
-  if (ms !== undefined) timer = setTimeout(() => reject(timedOut), ms);
+  if (ms !== undefined) timer = setTimeout(() => reject(TIMER), ms);
   return stopped;
 }
 
-// requestInit(headers, body, credentials): the RequestInit of a call's
-// attempts: POST, `headers` (given as "name\nvalue\nname\nvalue...": the
-// rules refuse a line feed in either) as a new array of pairs, and `body`
-// and `credentials` where given (undefined: none, so no key is set).
-export function requestInit(headers, body, credentials) {
+// attempt(fetch, url, headers, body, credentials, ms, signal, cap, early,
+// slot, settle): one attempt, from the request to its parsed body, told
+// to Rust through settle(slot, outcome, value) once, or twice when `early`:
+// FULFILLED with this attempt's handle when the response's headers arrive
+// (the handle's read(slot) then goes on to the body), then FULFILLED with
+// the handle again once the body is there. `fetch` is the caller's, else
+// the global one looked up now; it is called as fetch(url, init), the init
+// a POST with `headers` ("name\nvalue\nname\nvalue...": the rules refuse a
+// line feed in either) as pairs, `body` and `credentials` where given, and
+// a signal of the attempt's own. The attempt ends with TIMED_OUT after
+// `ms` (0: no timer) or ABORTED when the caller's `signal` aborts, whatever
+// the caller's fetch does with the request's signal; then and on any other
+// failure the request is aborted. A fetch that throws or rejects ends it
+// with REJECTED and what it threw, one that resolves with what is not a
+// Response (an object with a text() method) with NOT_A_RESPONSE and that value,
+// an answer it cannot read with BODY_FAILED, one whose body is over `cap`
+// bytes with TOO_LARGE. The handle's cancel() ends an attempt Rust no
+// longer waits for.
+export function attempt(fetch, url, headers, body, credentials, ms, signal, cap, early, slot, settle) {
   const lines = headers ? headers.split("\n") : [];
   const pairs = [];
   for (let i = 0; i < lines.length; i += 2) pairs.push([lines[i], lines[i + 1]]);
   const init = { method: "POST", headers: pairs };
   if (body !== undefined) init.body = body;
   if (credentials !== undefined) init.credentials = credentials;
-  return init;
-}
-
-// controlled(init): a new AbortController, its signal set as `init`'s.
-export function controlled(init) {
   const controller = new AbortController();
   init.signal = controller.signal;
-  return controller;
+  let timer, ended, kept;
+  // Settles the slot Rust waits on, or keeps the outcome for read().
+  const tell = (outcome, value) => {
+    if (slot === undefined) return void (kept ??= [outcome, value]);
+    const waiting = slot;
+    slot = undefined;
+    settle(waiting, outcome, value);
+  };
+  const end = (outcome, value) => {
+    if (ended) return;
+    ended = true;
+    clearTimeout(timer);
+    try {
+      signal?.removeEventListener("abort", onAbort);
+    } catch {}
+    if (outcome != FULFILLED) controller.abort();
+    tell(outcome, value);
+  };
+  const onAbort = () => end(ABORTED);
+  const handle = {
+    status: NaN,
+    response: undefined,
+    text: undefined,
+    parsed: undefined,
+    cancel: () => end(ABORTED),
+    read(next) {
+      slot = next;
+      if (kept) tell(...kept);
+      else readBody();
+    },
+  };
+  const readBody = () =>
+    readCapped(handle.response, cap).then(
+      (text) => {
+        // What a caller's Response-like resolves with may not be text.
+        handle.text = typeof text == "string" ? text : "";
+        end(FULFILLED, handle);
+      },
+      (error) => end(error === TOO_LARGE ? TOO_LARGE : BODY_FAILED, error),
+    );
+  // Rust is told after this returns, never during the call.
+  const later = (outcome) => Promise.resolve().then(() => end(outcome));
+  try {
+    if (signal?.aborted) {
+      later(ABORTED);
+      return handle;
+    }
+    signal?.addEventListener("abort", onAbort);
+  } catch {}
+  fetch ??= globalThis.fetch;
+  if (typeof fetch != "function") {
+    later(NO_FETCH);
+    return handle;
+  }
+  if (ms) timer = setTimeout(() => end(TIMED_OUT), ms);
+  new Promise((resolve) => resolve(fetch(url, init))).then(
+    (response) => {
+      if (ended) return;
+      if (typeof response != "object" || typeof response?.text != "function") return end(NOT_A_RESPONSE, response);
+      handle.response = response;
+      try {
+        const status = response.status;
+        if (typeof status == "number") handle.status = status;
+      } catch {}
+      if (early) tell(FULFILLED, handle);
+      else readBody();
+    },
+    (error) => end(REJECTED, error),
+  );
+  return handle;
 }
 
-// readCapped(response, cap, tooLarge) resolves with the body's
-// text, decoded as text() decodes it, having held no more of it than `cap`
-// bytes and one chunk (0: no cap). It rejects with `tooLarge`, reading
-// nothing more, as soon as the Content-Length (when it is digits) or the
-// bytes that have arrived pass the cap; the stream is then cancelled, which
-// drops the connection, also where a caller's fetch ignores the request's
-// signal.
+// take(handle, view): the parsed body of an attempt that read one, and in
+// `view` (eight numbers) the status, then what the envelope rules look at,
+// each read once: the body's kind (as kind() numbers it, -1 when the text
+// is not JSON), whether it has a `result` (1 or 0), the kinds of its
+// `status` and `result`, and where `result` is a plain object the kind of
+// its `totalUsers`; after each of those two kinds, the value where it is a
+// number or a boolean (as a number), else NaN. A kind not read is -1.
+export function take(handle, view) {
+  view.fill(-1);
+  view[0] = handle.status;
+  let body;
+  try {
+    body = JSON.parse(handle.text);
+  } catch {
+    return undefined;
+  }
+  const read = (value, at) => {
+    view[at] = kind(value);
+    view[at + 1] = view[at] == 2 || view[at] == 3 ? +value : NaN;
+  };
+  if ((view[1] = kind(body)) == 9) {
+    view[2] = "result" in body ? 1 : 0;
+    read(body.status, 3);
+    if ((view[5] = kind(body.result)) == 9) read(body.result.totalUsers, 6);
+  }
+  return body;
+}
+
+// retryAfter(handle): its response's Retry-After header, if it has one it
+// can tell. It throws what a getter throws.
+export const retryAfter = (handle) => handle.response.headers?.get?.("retry-after");
+
+// readCapped(response, cap) resolves with the body's text, decoded as
+// text() decodes it, having held no more of it than `cap` bytes and one
+// chunk, and then their one copy while they are decoded (0: no cap). It
+// rejects with TOO_LARGE, reading nothing more, as soon as the
+// Content-Length (when it is digits) or the bytes that have arrived pass
+// the cap; the stream is then cancelled, which drops the connection, also
+// where a caller's fetch ignores the request's signal.
 // A body is read from its stream, counted chunk by chunk, whatever its
 // headers say: a browser hides Content-Encoding from a cross-origin page,
 // and a caller's Response may say any Content-Length. A caller's fetch may
 // answer with a Response-like object without a stream: its text() is read
-// whole (it is already in the caller's memory).
-export async function readCapped(response, cap, tooLarge) {
+// whole (it is already in the caller's memory). The chunks are decoded
+// once, at the end: decoding each as it comes costs a large body far more.
+export async function readCapped(response, cap) {
   if (!cap) return response.text();
   let body, length;
   try {
@@ -143,17 +238,27 @@ export async function readCapped(response, cap, tooLarge) {
   const reader = body?.getReader?.();
   const drop = () => {
     reader?.cancel().catch(() => {});
-    throw tooLarge;
+    throw TOO_LARGE;
   };
   if (/^\d+$/.test(length) && +length > cap) drop();
   if (!reader) return response.text();
-  const decoder = new TextDecoder();
-  let text = "";
+  const chunks = [];
   for (let read = 0; ; ) {
     const { done, value } = await reader.read();
-    if (done) return text + decoder.decode();
-    // A chunk that is not bytes has no byteLength, and decode() throws.
+    if (done) break;
+    if (!ArrayBuffer.isView(value)) throw new TypeError("the body's stream gave a chunk that is not bytes");
     if ((read += value.byteLength) > cap) drop();
-    text += decoder.decode(value, { stream: true });
+    chunks.push(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
   }
+  if (chunks.length == 1) return decoder.decode(chunks[0]);
+  const whole = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    whole.set(chunk, at);
+    at += chunk.length;
+  }
+  return decoder.decode(whole);
 }
+
+// One decoder for every body: decode() without `stream` keeps no state.
+const decoder = new TextDecoder();

@@ -1,19 +1,18 @@
 //! The fetch transport's JS side, `bridge.js`. Each of its steps is one
 //! call into JS where the same through js-sys and web-sys would cross many
-//! times: telling what a JS value is (a type check per kind), arming a
-//! timer and a signal's listener and racing a promise against them (a bound
-//! function, a registration and a `Promise.race` per stop), parsing a body
-//! with the envelope's fields the rules read (a read and a check per
-//! field), reading a response's status and `Retry-After`, building a
-//! request's init (a setter per field) and reading a body under its limit
-//! (a read per chunk). What
-//! is sent, how long an attempt lasts and what a body may be stay rules in
-//! Rust; this only builds, waits and reads.
+//! times: an attempt from its request to its body (building the request's
+//! init, arming its timer and the caller's signal, calling `fetch`, reading
+//! the body under its limit: one call, and one outcome told back), the
+//! envelope's fields the rules read (a read and a check per field), what a
+//! JS value is (a type check per kind), and a stop for the waits between
+//! attempts (a timer and a signal's listener, and a `Promise.race`). What
+//! is sent, how long an attempt lasts, what a body may be and what an
+//! answer means stay rules in Rust; this only builds, waits and reads.
 
-use js_sys::{JsString, Promise};
+use js_sys::{Function, JsString, Promise};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
-use web_sys::{AbortController, AbortSignal, RequestInit, Response};
+use web_sys::AbortSignal;
 
 // wasm-bindgen reads the file when this crate compiles; naming it here too
 // makes cargo compile again when it changes.
@@ -28,52 +27,27 @@ extern "C" {
     #[wasm_bindgen(catch)]
     pub fn kind(value: &JsValue) -> Result<u8, JsValue>;
 
-    /// `JSON.parse` of a body, which stays a JS string (js-sys's takes a
-    /// `&str`, which would copy a body of many megabytes into Rust and
-    /// back), with what the envelope rules read of it written to `view`
-    /// in the same call: the body's kind (as [`kind`] numbers it), whether
-    /// it has `result` (1 or 0), `status`'s kind and value, `result`'s
-    /// kind, and `result.totalUsers`'s kind and value. A kind is -1 where
-    /// it was not read; a value is NaN unless its kind is a boolean or a
-    /// number.
-    #[wasm_bindgen(js_name = parseEnvelope, catch)]
-    pub fn parse_envelope(text: &JsString, view: &mut [f64]) -> Result<JsValue, JsValue>;
-
-    /// The status of what `fetch` resolved with, if it is a `Response` (an
-    /// object with a `text()` method and a number `status`), else NaN.
-    #[wasm_bindgen(catch)]
-    pub fn status(response: &JsValue) -> Result<f64, JsValue>;
-
     /// A response's headers as `name\nvalue\n...`, names in lower case
     /// (empty where it has none it can list).
     #[wasm_bindgen(js_name = responseHeaders)]
-    pub fn response_headers(response: &Response) -> String;
+    pub fn response_headers(response: &JsValue) -> String;
 
-    /// A response's `Retry-After`, if it has one it can tell.
-    #[wasm_bindgen(js_name = retryAfter, catch)]
-    pub fn retry_after(response: &Response) -> Result<JsValue, JsValue>;
-
-    /// A stop: a promise that rejects with `timed_out` after `ms` (`None`:
-    /// no timer) or with `aborted` when `signal` aborts (at once if it
-    /// has). It must be waited on at once.
-    pub fn stop(
-        ms: Option<u32>,
-        signal: Option<&AbortSignal>,
-        timed_out: &JsValue,
-        aborted: &JsValue,
-    ) -> StopPromise;
+    /// A stop: a promise that rejects after `ms` (`None`: no timer) or
+    /// when `signal` aborts (at once if it has). It must be waited on at
+    /// once.
+    pub fn stop(ms: Option<u32>, signal: Option<&AbortSignal>) -> StopPromise;
 
     /// What [`stop`] makes: a promise with three methods.
     #[wasm_bindgen(extends = Promise)]
     pub type StopPromise;
 
-    /// Races `work` against the stop, then calls `settle(slot, fulfilled,
-    /// value)` with the outcome.
+    /// Races `work` against the stop, then calls `settle(slot, outcome,
+    /// value)`: fulfilled or rejected with what `work` came to, else
+    /// `TIMED_OUT` or `ABORTED`.
     #[wasm_bindgen(method)]
     pub fn race(this: &StopPromise, work: &JsValue, slot: u32, settle: &JsValue);
 
-    /// Waits for the stop, then calls `settle(slot, fulfilled, value)`
-    /// with the outcome.
+    /// Waits for the stop, then calls `settle(slot, outcome, value)`.
     #[wasm_bindgen(method)]
     pub fn watch(this: &StopPromise, slot: u32, settle: &JsValue);
 
@@ -82,18 +56,63 @@ extern "C" {
     #[wasm_bindgen(method)]
     pub fn end(this: &StopPromise);
 
-    /// A POST's init: `headers` (`name\nvalue\nname\nvalue...`) as an
-    /// array of pairs, and `body` and `credentials` unless `undefined`.
-    #[wasm_bindgen(js_name = requestInit)]
-    pub fn request_init(headers: &str, body: &JsValue, credentials: Option<&str>) -> RequestInit;
+    /// One attempt: `fetch(url, init)` (the global `fetch` for `None`), the
+    /// init a POST with `headers` (`name\nvalue\n...`), `body` and
+    /// `credentials` unless `undefined`, and a signal of its own; it ends
+    /// after `ms` (0: no timer) or when `signal` aborts, and reads no more
+    /// of the body than `cap` bytes (0: no cap). It calls `settle(slot,
+    /// outcome, value)` once the body is there or the attempt failed, and
+    /// first with the handle when the headers arrive if `early` (then
+    /// [`AttemptHandle::read`] goes on to the body).
+    #[allow(clippy::too_many_arguments)]
+    pub fn attempt(
+        fetch: Option<&Function>,
+        url: &JsString,
+        headers: &str,
+        body: &JsValue,
+        credentials: Option<&str>,
+        ms: u32,
+        signal: Option<&AbortSignal>,
+        cap: f64,
+        early: bool,
+        slot: u32,
+        settle: &JsValue,
+    ) -> AttemptHandle;
 
-    /// A new `AbortController`, whose signal `init` now carries.
-    #[wasm_bindgen(catch)]
-    pub fn controlled(init: &RequestInit) -> Result<AbortController, JsValue>;
+    /// What [`attempt`] returns: the attempt, while it runs and after.
+    pub type AttemptHandle;
 
-    /// The body's text, holding no more than `cap` bytes and one chunk (0:
-    /// no cap); it rejects with `too_large` once its `Content-Length` or
-    /// the bytes that arrive pass the cap.
-    #[wasm_bindgen(js_name = readCapped)]
-    pub fn read_capped(response: &Response, cap: f64, too_large: &JsValue) -> Promise;
+    /// The response's status, once it arrived (NaN where what `fetch`
+    /// resolved with has no number status).
+    #[wasm_bindgen(method, getter)]
+    pub fn status(this: &AttemptHandle) -> f64;
+
+    /// The body's text, once it was read.
+    #[wasm_bindgen(method, getter)]
+    pub fn text(this: &AttemptHandle) -> JsString;
+
+    /// What `fetch` resolved with.
+    #[wasm_bindgen(method, getter)]
+    pub fn response(this: &AttemptHandle) -> JsValue;
+
+    /// Goes on to the body of an attempt made `early`, telling `slot`.
+    #[wasm_bindgen(method)]
+    pub fn read(this: &AttemptHandle, slot: u32);
+
+    /// Ends an attempt no one waits for any more: the request is aborted.
+    #[wasm_bindgen(method)]
+    pub fn cancel(this: &AttemptHandle);
+
+    /// The parsed body of an attempt that read one (`undefined` where it is
+    /// not JSON), with `view` filled: the status, then what the envelope
+    /// rules read of the body: its kind (as [`kind`] numbers it; -1 when
+    /// not JSON), whether it has `result` (1 or 0), `status`'s kind and
+    /// value, `result`'s kind, and `result.totalUsers`'s kind and value. A
+    /// kind is -1 where it was not read; a value is NaN unless its kind is
+    /// a boolean or a number.
+    pub fn take(handle: &AttemptHandle, view: &mut [f64]) -> JsValue;
+
+    /// The response's `Retry-After`, if it has one it can tell.
+    #[wasm_bindgen(js_name = retryAfter, catch)]
+    pub fn retry_after(handle: &AttemptHandle) -> Result<JsValue, JsValue>;
 }

@@ -2,49 +2,60 @@
 //! whole body within the attempt's timeout, give up at once when the
 //! caller's signal aborts, and cancel whatever is still in flight.
 //!
-//! The `fetch` called is the `fetch` option or, without it, the global
-//! `fetch` looked up at each attempt, always as `fetch(url, init)`; what it
-//! throws, rejects with or resolves to is checked here, and the answer is
-//! read as a `web_sys::Response`, never trusted to be one: a replaced
-//! `globalThis.fetch` (a test suite's stub, a polyfill) may resolve with
-//! anything or reject with something that is not an `Error`. Each wait is
-//! a [`Stop::race`] in JS against the attempt's timer and the caller's
-//! signal, since a replaced or custom `fetch` may ignore the request's
-//! signal and never settle: the attempt then leaves nothing behind on its
-//! promise but JS functions.
+//! The attempt is one step of `bridge.js` ([`bridge::attempt`]), awaited
+//! once: it builds the request's init, arms the attempt's timer and the
+//! caller's signal, calls `fetch` (the `fetch` option or, without it, the
+//! global `fetch` looked up at each attempt, always as `fetch(url, init)`)
+//! and reads the body under its limit, then tells how it ended. Where a
+//! hook waits for the response's headers, it is two steps: the headers,
+//! then the body. What `fetch` throws, rejects with or resolves to is
+//! checked here: a replaced `globalThis.fetch` (a test suite's stub, a
+//! polyfill) may resolve with anything or reject with something that is
+//! not an `Error`. The timer and the signal end the attempt in JS, since a
+//! replaced or custom `fetch` may ignore the request's signal and never
+//! settle: the attempt then leaves nothing behind on its promise but JS
+//! functions.
 //!
-//! The body is read as a JS string and never copied into Rust: the answer
-//! module hands it to `JSON.parse`. It is read under its limit by
-//! [`read_capped`](crate::transport::fetch::bridge::read_capped).
+//! The body stays a JS string, never copied into Rust: `JSON.parse` reads
+//! it, and the rules read the few fields they need ([`bridge::take`]).
 
-use js_sys::{Function, JsString, Reflect};
-use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{AbortController, AbortSignal};
+use js_sys::Function;
+use wasm_bindgen::JsValue;
+use web_sys::AbortSignal;
 
 use crate::error::Error;
 use crate::host::provider::HeaderList;
 use crate::rules::options::Bounds;
 use crate::rules::retry::is_retryable_status;
-use crate::transport::fetch::bridge::{
-    controlled, read_capped, response_headers, retry_after, status,
-};
+use crate::transport::fetch::bridge::{self, response_headers, AttemptHandle};
+use crate::transport::fetch::promise::{Settled, Watched, FULFILLED};
 use crate::transport::fetch::request::{Headers, Request};
-use crate::transport::fetch::wait::{is_aborted, Stop, Stopped};
+use crate::transport::fetch::wait::{ABORTED, TIMED_OUT};
+use crate::transport::seam::Arrived;
+
+/// How `bridge.js` tells that an attempt ended without an answer, beside
+/// a rejection (`fetch` threw or rejected), [`TIMED_OUT`] and [`ABORTED`].
+const TOO_LARGE: u32 = 4;
+const NO_FETCH: u32 = 5;
+const BODY_FAILED: u32 = 6;
+const NOT_A_RESPONSE: u32 = 7;
+
+/// The numbers [`bridge::take`] writes: the status, then the envelope's
+/// view.
+pub const VIEW: usize = 8;
 
 /// A response that arrived, with its whole body.
 pub struct Answer {
     /// The HTTP status.
     pub http_status: u16,
-    /// The body.
-    pub text: JsString,
+    /// The attempt, which holds the body's text.
+    pub handle: AttemptHandle,
+    /// The parsed body (`undefined` where it is not JSON).
+    pub body: JsValue,
+    /// What [`bridge::take`] read of it.
+    pub view: [f64; VIEW],
     /// `Retry-After`, read only where the status is one that is retried.
     pub retry_after: Option<String>,
-}
-
-thread_local! {
-    // What a body's read rejects with when the body is over its limit: an
-    // object of the module's own, which no body can reject with.
-    static TOO_LARGE: JsValue = js_sys::Object::new().into();
 }
 
 /// Why an attempt has no answer.
@@ -64,19 +75,17 @@ pub enum Failure {
     Bound(Error),
 }
 
-/// Aborts the attempt's controller when dropped, unless the body arrived
-/// whole: whatever is still in flight is cancelled, also when the caller
-/// drops the call's future. (Not after a whole body: `abort()` builds a
-/// `DOMException`, a cost per call, and there is nothing left to cancel.)
-struct Cancel {
-    controller: AbortController,
+/// Ends the attempt when dropped before it told its end: the request is
+/// aborted, also when the caller drops the call's future.
+struct Cancel<'a> {
+    handle: &'a AttemptHandle,
     done: bool,
 }
 
-impl Drop for Cancel {
+impl Drop for Cancel<'_> {
     fn drop(&mut self) {
         if !self.done {
-            self.controller.abort();
+            self.handle.cancel();
         }
     }
 }
@@ -84,92 +93,111 @@ impl Drop for Cancel {
 /// Runs one attempt of `request` with `headers` through `fetch` (the
 /// global one for `None`): the timeout of `bounds` (0: none) covers the
 /// response and its body, of which no more than the limit is read;
-/// `signal` is the caller's; `arrived` is told the HTTP status as soon as
-/// the response headers are there, with a way to read them.
+/// `signal` is the caller's; `arrived`, where given, is told the HTTP
+/// status as soon as the response headers are there, with a way to read
+/// them.
 pub async fn attempt(
     request: &Request,
     headers: &Headers,
     fetch: Option<&Function>,
     bounds: Bounds,
     signal: Option<&AbortSignal>,
-    arrived: &dyn Fn(u16, &dyn Fn() -> HeaderList),
+    arrived: Option<Arrived<'_>>,
 ) -> Result<Answer, Failure> {
-    if is_aborted(signal) {
-        return Err(Failure::Aborted);
-    }
-    let global;
-    let fetch = match fetch {
-        Some(fetch) => fetch,
-        None => {
-            global = global_fetch()?;
-            &global
-        }
-    };
-    let init = request.init(headers);
-    let controller = controlled(&init).map_err(Failure::Fetch)?;
+    // As a JS number: exact up to 2^53 bytes, far past any body.
+    let cap = bounds.max_body_bytes as f64;
+    let (first, handle) = Watched::started(|slot, settle| {
+        bridge::attempt(
+            fetch,
+            &request.href,
+            &headers.lines,
+            &request.body,
+            request.credentials,
+            bounds.timeout_ms,
+            signal,
+            cap,
+            arrived.is_some(),
+            slot,
+            settle,
+        )
+    });
     let mut cancel = Cancel {
-        controller,
+        handle: &handle,
         done: false,
     };
-    let stop = Stop::new((bounds.timeout_ms > 0).then_some(bounds.timeout_ms), signal);
-    let stopped = |stopped: Stopped| match stopped {
-        Stopped::TimedOut => Failure::Bound(bounds.timed_out(&request.url)),
-        Stopped::Aborted => Failure::Aborted,
-    };
-    // `fetch(url, init)`, unbound. It may throw, reject with anything, or
-    // resolve with anything: all of it is checked.
-    let returned = fetch
-        .call2(&JsValue::UNDEFINED, &request.url.as_str().into(), &init)
-        .map_err(Failure::Fetch)?;
-    let raw = stop
-        .race(&returned)
-        .await
-        .map_err(stopped)?
-        .map_err(Failure::Fetch)?;
-    let http_status = match status(&raw) {
-        Ok(s) if (100.0..=599.0).contains(&s) && s.fract() == 0.0 => s as u16,
-        _ => return Err(Failure::NotAResponse(raw)),
-    };
-    let raw: web_sys::Response = raw.unchecked_into();
-    arrived(http_status, &|| headers_of(&raw));
+    let failed = |settled: Settled| failure(settled, &handle, bounds, &request.url);
+    let mut settled = first.await;
+    if let Some(arrived) = arrived {
+        if settled.outcome != FULFILLED {
+            cancel.done = true;
+            return Err(failed(settled));
+        }
+        let http_status = http_status(handle.status(), &handle)?;
+        arrived(http_status, &|| headers_of(&handle));
+        settled = Watched::new(|slot, _| handle.read(slot)).await;
+    }
+    cancel.done = true;
+    drop(cancel);
+    if settled.outcome != FULFILLED {
+        return Err(failure(settled, &handle, bounds, &request.url));
+    }
+    let mut view = [0.0; VIEW];
+    let body = bridge::take(&handle, &mut view);
+    let http_status = http_status(view[0], &handle)?;
     // An answer from a caller's `fetch` may have no usable headers.
     let retry_after = if is_retryable_status(http_status) {
-        retry_after(&raw).ok().and_then(|value| value.as_string())
+        bridge::retry_after(&handle)
+            .ok()
+            .and_then(|value| value.as_string())
     } else {
         None
     };
-    // As a JS number: exact up to 2^53 bytes, far past any body.
-    let cap = bounds.max_body_bytes as f64;
-    let body = TOO_LARGE.with(|too_large| read_capped(&raw, cap, too_large));
-    let text = stop.race(&body).await.map_err(stopped)?.map_err(|error| {
-        if TOO_LARGE.with(|too_large| error == *too_large) {
-            Failure::Bound(bounds.too_large(http_status, &request.url))
-        } else {
-            Failure::Body(error)
-        }
-    })?;
-    cancel.done = true;
     Ok(Answer {
         http_status,
-        text: text.dyn_into().unwrap_or_else(|_| JsString::from("")),
+        handle,
+        body,
+        view,
         retry_after,
     })
 }
 
-/// The global `fetch`, looked up per attempt (a caller may replace it).
-fn global_fetch() -> Result<Function, Failure> {
-    Reflect::get(&js_sys::global(), &"fetch".into())
-        .ok()
-        .and_then(|global| global.dyn_into().ok())
-        .ok_or(Failure::NoFetch)
+/// The HTTP status of what `fetch` resolved with, given as `status`: a
+/// `Response`'s, where it is a whole number from 100 to 599.
+fn http_status(status: f64, handle: &AttemptHandle) -> Result<u16, Failure> {
+    match status {
+        s if (100.0..=599.0).contains(&s) && s.fract() == 0.0 => Ok(s as u16),
+        _ => Err(Failure::NotAResponse(handle.response())),
+    }
+}
+
+/// Why an attempt that told `settled` has no answer.
+fn failure(settled: Settled, handle: &AttemptHandle, bounds: Bounds, url: &str) -> Failure {
+    match settled.outcome {
+        TIMED_OUT => Failure::Bound(bounds.timed_out(url)),
+        ABORTED => Failure::Aborted,
+        // A body was read only from what had a status: a `Response`'s, if
+        // it is one.
+        TOO_LARGE => match http_status(handle.status(), handle) {
+            Ok(http_status) => Failure::Bound(bounds.too_large(http_status, url)),
+            Err(failure) => failure,
+        },
+        BODY_FAILED => match http_status(handle.status(), handle) {
+            Ok(_) => Failure::Body(settled.value),
+            Err(failure) => failure,
+        },
+        NO_FETCH => Failure::NoFetch,
+        NOT_A_RESPONSE => Failure::NotAResponse(settled.value),
+        // REJECTED: `fetch` threw or rejected.
+        _ => Failure::Fetch(settled.value),
+    }
 }
 
 /// A response's headers, names in lower case, as the platform lists them
 /// (one call into JS: `name\nvalue\n...`). A response without headers it
 /// can list (a caller's `fetch` may answer with a `Response`-like object)
 /// has none.
-fn headers_of(response: &web_sys::Response) -> HeaderList {
-    let text = response_headers(response);
+fn headers_of(handle: &AttemptHandle) -> HeaderList {
+    let text = response_headers(&handle.response());
     let mut lines = text.split('\n');
     let mut list = HeaderList::new();
     while let (Some(name), Some(value)) = (lines.next(), lines.next()) {

@@ -1,11 +1,11 @@
 //! The transport through the JS host's `fetch`, from the bottom up:
 //!
-//! - [`bridge`]: the steps made in JS, each one call (a stop, what a JS
-//!   value is, a body parsed with its envelope's fields, a response's
-//!   status, a request's init, a capped body read).
+//! - [`bridge`]: the steps made in JS, each one call (an attempt from its
+//!   request to its body, a body parsed with its envelope's fields, a
+//!   stop for the waits between attempts, what a JS value is).
 //! - [`js_value`]: a JS value read as the rules' `Value`.
 //! - [`promise`]: a JS promise awaited, through one function made once.
-//! - [`wait`]: timers and the caller's `AbortSignal`.
+//! - [`wait`]: timers and the caller's `AbortSignal` between attempts.
 //! - [`request`]: what each attempt sends, as `fetch` takes it.
 //! - [`exchange`]: one attempt through `fetch`.
 //! - [`answer`]: the answer read for the envelope rules.
@@ -126,7 +126,7 @@ impl Transport for Fetch {
         client: &'a Setup,
         signal: Option<&'a Signal>,
         bounds: Bounds,
-        arrived: Arrived<'a>,
+        arrived: Option<Arrived<'a>>,
     ) -> impl Future<Output = Result<Answer, Failure>> + 'a {
         attempt(
             request,

@@ -28,9 +28,33 @@ enum Slot {
     /// Its promise is pending; the task to wake when it settles.
     Pending(Option<Waker>),
     /// Its promise settled; the outcome, not yet taken.
-    Settled(Result<JsValue, JsValue>),
+    Settled(Settled),
     /// Its future was dropped first: free once the promise settles.
     Abandoned,
+}
+
+/// How a promise settled, as JS tells it: a number that says how
+/// ([`FULFILLED`], 0 for a rejection; a stop and an attempt in `bridge.js`
+/// have more), and the value it came with.
+pub struct Settled {
+    /// How it settled.
+    pub outcome: u32,
+    /// What it fulfilled or rejected with.
+    pub value: JsValue,
+}
+
+/// The outcome of a promise that fulfilled.
+pub const FULFILLED: u32 = 1;
+
+impl Settled {
+    /// `Ok` with what it fulfilled with, else `Err` with its value.
+    pub fn result(self) -> Result<JsValue, JsValue> {
+        if self.outcome == FULFILLED {
+            Ok(self.value)
+        } else {
+            Err(self.value)
+        }
+    }
 }
 
 /// The slots, the numbers of the free ones, and the function JS settles
@@ -38,7 +62,7 @@ enum Slot {
 struct Slots {
     slots: Vec<Slot>,
     free: Vec<u32>,
-    /// `settle(slot, fulfilled, value)` as a JS function: made at the first
+    /// `settle(slot, outcome, value)` as a JS function: made at the first
     /// watch, never dropped.
     settle: Option<JsValue>,
 }
@@ -59,8 +83,8 @@ thread_local! {
 /// go of, while the table is held, drop a task's future, which could hold
 /// another `Watched`: a task whose future waits on a slot is held by that
 /// slot's waker or, once settled, by the queue it was woken into.)
-fn settle(slot: u32, fulfilled: bool, value: JsValue) {
-    let outcome = if fulfilled { Ok(value) } else { Err(value) };
+fn settle(slot: u32, outcome: u32, value: JsValue) {
+    let outcome = Settled { outcome, value };
     let waker = SLOTS.with(|slots| {
         let Slots { slots, free, .. } = &mut *slots.borrow_mut();
         let entry = slots.get_mut(slot as usize)?;
@@ -84,8 +108,7 @@ fn settle(slot: u32, fulfilled: bool, value: JsValue) {
     }
 }
 
-/// A JS promise's outcome, awaited: `Ok` with what it fulfilled with, `Err`
-/// with what it rejected with.
+/// A JS promise's outcome, awaited.
 pub struct Watched {
     slot: u32,
     /// Whether the outcome was taken (the slot is then no longer this
@@ -97,6 +120,11 @@ impl Watched {
     /// Takes a slot and calls `start` with its number and `settle` as a
     /// JS function: `start` hands both to the JS that watches the promise.
     pub fn new(start: impl FnOnce(u32, &JsValue)) -> Watched {
+        Watched::started(start).0
+    }
+
+    /// As [`Watched::new`], with what `start` returned.
+    pub fn started<R>(start: impl FnOnce(u32, &JsValue) -> R) -> (Watched, R) {
         let (slot, settle) = SLOTS.with(|slots| {
             let Slots {
                 slots,
@@ -117,17 +145,17 @@ impl Watched {
                 }
             };
             let function = function.get_or_insert_with(|| {
-                Closure::<dyn Fn(u32, bool, JsValue)>::new(settle).into_js_value()
+                Closure::<dyn Fn(u32, u32, JsValue)>::new(settle).into_js_value()
             });
             (slot, function.clone())
         });
-        start(slot, &settle);
-        Watched { slot, done: false }
+        let started = start(slot, &settle);
+        (Watched { slot, done: false }, started)
     }
 }
 
 impl Future for Watched {
-    type Output = Result<JsValue, JsValue>;
+    type Output = Settled;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context) -> Poll<Self::Output> {
         if self.done {

@@ -1,22 +1,22 @@
 //! What the attempts of a call send: the URL and the body, built once per
 //! call and encoded by the platform's `JSON`, `URL` and `URLSearchParams`
-//! (never by hand), and the headers each attempt gives, put together by
-//! each attempt as a `RequestInit` with its own `AbortSignal`.
+//! (never by hand), and the headers each attempt gives, which each
+//! attempt puts together in JS as a `RequestInit` with its own
+//! `AbortSignal`.
 
-use js_sys::{Array, Object, JSON};
+use js_sys::{Array, JsString, Object, JSON};
 use serde::Serialize;
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{RequestInit, Url, UrlSearchParams};
+use web_sys::{Url, UrlSearchParams};
 
 use crate::error::{Cause, Error};
 use crate::host::{failure_detail, Rejection};
 use crate::model::{Credentials, ParamsIn};
 use crate::platform::number;
 use crate::rules::headers::Resolved;
-use crate::transport::fetch::bridge::request_init;
 use crate::wire::Wire;
 
-/// A call's resolved headers, and the same as `requestInit` takes them.
+/// A call's resolved headers, and the same as an attempt sends them.
 #[derive(Clone)]
 pub struct Headers {
     /// `name\nvalue\nname\nvalue...`: one string crosses into JS. The
@@ -27,7 +27,7 @@ pub struct Headers {
 }
 
 impl Headers {
-    /// The resolved headers as `requestInit` takes them.
+    /// The resolved headers as an attempt sends them.
     pub fn new(resolved: Resolved) -> Headers {
         let mut lines = String::new();
         for (name, value) in &resolved.list {
@@ -60,18 +60,12 @@ pub fn base_href(url: &str, param: &str) -> Result<String, Error> {
 pub struct Request {
     /// The full URL (with the query string in `query` mode).
     pub url: String,
+    /// The same, as the JS string each attempt sends.
+    pub href: JsString,
     /// The body (`undefined` in `query` mode).
     pub body: JsValue,
     /// `fetch`'s credentials mode, where given.
     pub credentials: Option<&'static str>,
-}
-
-impl Request {
-    /// An attempt's init: `POST`, `headers`, the body and the credentials
-    /// mode; the attempt sets its `signal`.
-    pub fn init(&self, headers: &Headers) -> RequestInit {
-        request_init(&headers.lines, &self.body, self.credentials)
-    }
 }
 
 /// Model params (`CountParams`, `ListParams`) as the object of values to
@@ -124,6 +118,7 @@ pub fn build(
         }
     };
     Ok(Request {
+        href: JsString::from(url.as_str()),
         url,
         body,
         credentials: credentials.map(Wire::name),

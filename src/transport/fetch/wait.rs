@@ -19,12 +19,11 @@ use std::future::{poll_fn, Future};
 use std::pin::{pin, Pin};
 use std::task::Poll;
 
-use js_sys::Object;
 use wasm_bindgen::prelude::*;
 use web_sys::AbortSignal;
 
 use crate::transport::fetch::bridge::{stop, StopPromise};
-use crate::transport::fetch::promise::Watched;
+use crate::transport::fetch::promise::{Settled, Watched};
 
 /// Why a [`Stop`] came.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,17 +34,15 @@ pub enum Stopped {
     Aborted,
 }
 
-thread_local! {
-    // What a stop's promise rejects with: objects of the module's own,
-    // which no `fetch`, body or provider can reject with.
-    static TIMED_OUT: JsValue = Object::new().into();
-    static ABORTED: JsValue = Object::new().into();
-}
+/// How `bridge.js` tells that a stop came first: its timer fired.
+pub const TIMED_OUT: u32 = 2;
+/// How `bridge.js` tells that a stop came first: the signal aborted.
+pub const ABORTED: u32 = 3;
 
 /// A timer and a signal, whichever comes first.
 pub struct Stop {
-    /// Rejects with `TIMED_OUT` or `ABORTED`, or resolves with nothing when
-    /// the stop is dropped first.
+    /// Rejects when its timer fires or its signal aborts, or resolves with
+    /// nothing when the stop is dropped first.
     promise: StopPromise,
 }
 
@@ -53,9 +50,9 @@ impl Stop {
     /// A stop after `ms` (none for `None`) or when `signal` aborts; at once
     /// if it already has. With neither, it comes only when dropped.
     pub fn new(ms: Option<u32>, signal: Option<&AbortSignal>) -> Stop {
-        let promise = TIMED_OUT
-            .with(|timed_out| ABORTED.with(|aborted| stop(ms, signal, timed_out, aborted)));
-        Stop { promise }
+        Stop {
+            promise: stop(ms, signal),
+        }
     }
 
     /// Waits for the stop itself (a pause before a retry).
@@ -66,11 +63,11 @@ impl Stop {
     /// Waits for `work` (a promise, or a value taken as a resolved one) to
     /// settle, or for the stop if it comes first.
     pub async fn race(&self, work: &JsValue) -> Result<Result<JsValue, JsValue>, Stopped> {
-        match Watched::new(|slot, settle| self.promise.race(work, slot, settle)).await {
-            // Only a rejection is looked at: a stop rejects.
-            Err(error) if TIMED_OUT.with(|marker| error == *marker) => Err(Stopped::TimedOut),
-            Err(error) if ABORTED.with(|marker| error == *marker) => Err(Stopped::Aborted),
-            outcome => Ok(outcome),
+        let settled = Watched::new(|slot, settle| self.promise.race(work, slot, settle)).await;
+        match settled.outcome {
+            TIMED_OUT => Err(Stopped::TimedOut),
+            ABORTED => Err(Stopped::Aborted),
+            _ => Ok(settled.result()),
         }
     }
 
@@ -98,9 +95,9 @@ impl Drop for Stop {
 
 /// Why a stop's promise settled (only a timer or an abort settles it while
 /// it is awaited: a drop comes after the last wait).
-fn why(settled: &Result<JsValue, JsValue>) -> Stopped {
-    match settled {
-        Err(error) if ABORTED.with(|marker| error == marker) => Stopped::Aborted,
+fn why(settled: &Settled) -> Stopped {
+    match settled.outcome {
+        ABORTED => Stopped::Aborted,
         _ => Stopped::TimedOut,
     }
 }
