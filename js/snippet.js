@@ -1,8 +1,9 @@
 // The JS layer's only JS written by hand: a class that `extends Error` (so
 // `instanceof UsersApiError` and `instanceof Error` both hold), which Rust
-// cannot declare, and the one walk over an iterable of headers, which would
-// cross between wasm and JS at every step. js/src/error.rs constructs the
-// class; js/src/read.rs reads headers with headerPairs. (The library's fetch
+// cannot declare, and the steps that would cross between wasm and JS at
+// every field or entry: the one walk over an iterable of headers, and a
+// hook's info object. js/src/error.rs constructs the class; js/src/read.rs
+// reads headers with headerPairs and makes hooks' infos with hookInfo. (The library's fetch
 // transport has its own, src/transport/fetch/bridge.js; the rules, retries
 // and redaction are Rust.)
 
@@ -70,3 +71,25 @@ export function markNeverRetried(error) {
   Object.defineProperty(error, NEVER_RETRIED, { value: true });
 }
 export const isMarkedNeverRetried = (error) => error?.[NEVER_RETRIED] === true;
+
+// hookInfo(operation, url, attempt, headers, httpStatus, durationMs,
+// responseHeaders): what a hook gets, made in one call: an AttemptInfo,
+// `{ operation, url, attempt, headers }`, and where `httpStatus` is given a
+// ResponseInfo, which adds `{ httpStatus, durationMs, responseHeaders }`.
+// Each set of headers comes as "name\nvalue\nname\nvalue..." (no name or
+// value holds a line feed) and is given as a record.
+export function hookInfo(operation, url, attempt, headers, httpStatus, durationMs, responseHeaders) {
+  const info = { operation, url, attempt, headers: record(headers) };
+  if (httpStatus === undefined) return info;
+  info.httpStatus = httpStatus;
+  info.durationMs = durationMs;
+  info.responseHeaders = record(responseHeaders);
+  return info;
+}
+
+function record(lines) {
+  const record = {};
+  const list = lines ? lines.split("\n") : [];
+  for (let i = 0; i < list.length; i += 2) record[list[i]] = list[i + 1];
+  return record;
+}

@@ -42,6 +42,16 @@ pub async fn call(
     client.call(operation, params, options).await
 }
 
+/// An operation's name, as a JS hook's info gives it.
+pub fn operation_name(operation: crate::Operation) -> &'static str {
+    operation.name()
+}
+
+/// A response's duration as a JS hook's info gives it (`durationMs`).
+pub fn duration_ms(info: &crate::ResponseInfo) -> f64 {
+    info.duration_ms()
+}
+
 /// A `validation` error about `param` (the JS layer's own checks of JS
 /// values).
 pub fn validation(param: &str, message: impl Into<String>) -> Error {

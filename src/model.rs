@@ -357,14 +357,19 @@ pub enum Operation {
 /// serde-wasm-bindgen's hash table of static strings.
 impl Serialize for Operation {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(match self {
-            Operation::Count => "count",
-            Operation::List => "list",
-        })
+        serializer.serialize_str(self.name())
     }
 }
 
 impl Operation {
+    /// Its name, as JS and the hook infos give it.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Operation::Count => "count",
+            Operation::List => "list",
+        }
+    }
+
     /// The path below the base URL.
     pub fn path(self) -> &'static str {
         match self {

@@ -10,15 +10,18 @@ use std::time::Duration;
 
 use js_sys::{Array, Function, JsString, Object, Reflect};
 use serde::Serialize;
+use user_management_client::__private::headers::lines;
 use user_management_client::__private::options::{self, CALL_KEYS, CLIENT_KEYS};
 use user_management_client::__private::params::{check_param, check_params_value, Param};
 use user_management_client::__private::value::{quoted, Value};
 use user_management_client::__private::{
-    header_provider, invalid, params_object, retry_cause, settled, validation, Rejection,
+    duration_ms, header_provider, invalid, operation_name, params_object, retry_cause, settled,
+    validation, Rejection,
 };
 use user_management_client::{
-    AttemptHeaders, CallOptions, ClientOptions, CountParams, Error, HeaderList, HeaderProvider,
-    HookReturn, Hooks, Operation, ParamsIn, ResponseAction, RetryInfo,
+    AttemptHeaders, AttemptInfo, CallOptions, ClientOptions, CountParams, Error, HeaderList,
+    HeaderProvider, HookReturn, Hooks, Operation, ParamsIn, ResponseAction, ResponseInfo,
+    RetryInfo,
 };
 use wasm_bindgen::prelude::*;
 use web_sys::AbortSignal;
@@ -30,6 +33,21 @@ extern "C" {
     /// iterable; an error where iterating threw.
     #[wasm_bindgen(js_name = headerPairs, catch)]
     fn header_pairs(value: &JsValue) -> Result<JsValue, JsValue>;
+
+    /// A hook's info: `{ operation, url, attempt, headers }`, and with
+    /// `http_status` given `{ httpStatus, durationMs, responseHeaders }`
+    /// after those; each set of headers given as `name\nvalue\n...` and
+    /// made a record.
+    #[wasm_bindgen(js_name = hookInfo)]
+    fn hook_info(
+        operation: &str,
+        url: &str,
+        attempt: u32,
+        headers: &str,
+        http_status: Option<u16>,
+        duration_ms: Option<f64>,
+        response_headers: Option<&str>,
+    ) -> JsValue;
 }
 
 #[wasm_bindgen]
@@ -361,18 +379,11 @@ fn hooks(value: &JsValue) -> Result<Hooks, Rejection> {
         };
         hooks = match key.as_str() {
             "beforeRequest" => hooks.before_request(move |info| {
-                call_hook(
-                    &function,
-                    &to_js(info),
-                    attempt_headers,
-                    Ok(HeaderList::new()),
-                )
+                let js = hook_info_js(info, None);
+                call_hook(&function, &js, attempt_headers, Ok(HeaderList::new()))
             }),
             "afterResponse" => hooks.after_response(move |info| {
-                // `ResponseInfo extends AttemptInfo`: the attempt's fields,
-                // then the response's.
-                let attempt: Object = to_js(&info.request).unchecked_into();
-                let js = Object::assign(&attempt, &to_js(info).unchecked_into());
+                let js = hook_info_js(&info.request, Some(info));
                 call_hook(&function, &js, response_action, ResponseAction::Keep)
             }),
             _ => hooks
@@ -382,8 +393,23 @@ fn hooks(value: &JsValue) -> Result<Hooks, Rejection> {
     Ok(hooks)
 }
 
-/// A hook's info as JS sees it, through serde-wasm-bindgen: plain objects,
-/// headers as a record.
+/// An attempt's info as a hook sees it, and where `response` is given the
+/// response's (`ResponseInfo extends AttemptInfo`), made in one call.
+fn hook_info_js(attempt: &AttemptInfo, response: Option<&ResponseInfo>) -> JsValue {
+    let response_lines = response.map(|info| lines(&info.response_headers));
+    hook_info(
+        operation_name(attempt.operation),
+        &attempt.url,
+        attempt.attempt,
+        &lines(&attempt.headers),
+        response.map(|info| info.http_status),
+        response.map(duration_ms),
+        response_lines.as_deref(),
+    )
+}
+
+/// A retry's info as JS sees it, through serde-wasm-bindgen: a plain
+/// object.
 fn to_js(info: &impl Serialize) -> JsValue {
     info.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .unwrap_or(JsValue::UNDEFINED)

@@ -55,6 +55,23 @@ impl Resolved {
     }
 }
 
+/// Header pairs as one string, `name\nvalue\nname\nvalue...`: what crosses
+/// into JS where a JS host builds a request's headers or a hook's record.
+/// The rules refuse a line feed in a request header's name or value, and a
+/// JS host lists a response's headers without one.
+pub fn lines(pairs: &[(String, String)]) -> String {
+    let mut lines = String::new();
+    for (name, value) in pairs {
+        if !lines.is_empty() {
+            lines.push('\n');
+        }
+        lines.push_str(name);
+        lines.push('\n');
+        lines.push_str(value);
+    }
+    lines
+}
+
 /// `over` merged over `base`: a name in `over` replaces the same name
 /// (case-insensitively) in `base`.
 pub fn merge_headers(

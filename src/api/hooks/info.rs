@@ -91,11 +91,19 @@ impl Serialize for ResponseInfo {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut info = serializer.serialize_map(Some(3))?;
         info.serialize_entry("httpStatus", &self.http_status)?;
-        // Cut, not rounded: never longer than the span it measures.
-        info.serialize_entry("durationMs", &ms(self.duration).floor())?;
+        info.serialize_entry("durationMs", &self.duration_ms())?;
         info.serialize_key("responseHeaders")?;
         info.serialize_value(&Record(&self.response_headers))?;
         info.end()
+    }
+}
+
+impl ResponseInfo {
+    /// The duration as a JS hook sees it (`durationMs`): whole
+    /// milliseconds, cut, not rounded: never longer than the span it
+    /// measures.
+    pub(crate) fn duration_ms(&self) -> f64 {
+        ms(self.duration).floor()
     }
 }
 

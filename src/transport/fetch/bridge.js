@@ -33,11 +33,15 @@ export function kind(value) {
 // responseHeaders(response): its headers as "name\nvalue\nname\nvalue...",
 // names in lower case, in the order its headers list them ("" where it has
 // none it can list: a caller's fetch may answer with a Response-like
-// object). A platform's Headers holds no line feed in a name or a value.
+// object). A platform's Headers holds no line feed in a name or a value; a
+// pair of a Response-like's that holds one is left out.
 export function responseHeaders(response) {
   const lines = [];
   try {
-    for (const [name, value] of response.headers) lines.push(String(name).toLowerCase(), String(value));
+    for (const [name, value] of response.headers) {
+      const pair = [String(name).toLowerCase(), String(value)];
+      if (!pair.some((text) => text.includes("\n"))) lines.push(...pair);
+    }
   } catch {}
   return lines.join("\n");
 }

@@ -13,7 +13,7 @@ use crate::error::{Cause, Error};
 use crate::host::{failure_detail, Rejection};
 use crate::model::{Credentials, ParamsIn};
 use crate::platform::number;
-use crate::rules::headers::Resolved;
+use crate::rules::headers::{lines, Resolved};
 use crate::wire::Wire;
 
 /// A call's resolved headers, and the same as an attempt sends them.
@@ -29,16 +29,10 @@ pub struct Headers {
 impl Headers {
     /// The resolved headers as an attempt sends them.
     pub fn new(resolved: Resolved) -> Headers {
-        let mut lines = String::new();
-        for (name, value) in &resolved.list {
-            if !lines.is_empty() {
-                lines.push('\n');
-            }
-            lines.push_str(name);
-            lines.push('\n');
-            lines.push_str(value);
+        Headers {
+            lines: lines(&resolved.list),
+            resolved,
         }
-        Headers { lines, resolved }
     }
 }
 
