@@ -60,6 +60,16 @@ test("afterResponse sees the response's headers, credentials redacted", async ()
   for (const piece of [token.slice(0, 8), "s3ss10n", "sixty-four"]) assert.ok(!everything.includes(piece), piece);
 });
 
+test("afterResponse sees a Response-like's headers as listed, a pair with a line feed left out", async () => {
+  const seen = [];
+  const headers = new Map([["X-A", "1"], ["x-bad", "two\nlines"], ["x-b\nx-c", "3"], ["x-d", "4"]]);
+  const fetch = () => Promise.resolve({ status: 200, headers, text: () => Promise.resolve('{"status":200,"result":{"totalUsers":7}}') });
+  const client = new UsersClient({ baseUrl: "http://127.0.0.1:9", fetch, hooks: { afterResponse: (info) => { seen.push(info.responseHeaders); } } });
+  const count = await client.countUsers();
+  assert.equal(count.result.totalUsers, 7);
+  assert.deepEqual(seen, [{ "x-a": "1", "x-d": "4" }]);
+});
+
 test("an async beforeRequest that never settles ends with the caller's signal, nothing sent", async () => {
   const base = fault("ok");
   let called = 0;
