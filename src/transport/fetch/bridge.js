@@ -113,78 +113,102 @@ export function attempt(fetch, url, headers, body, credentials, ms, signal, cap,
   const init = { method: "POST", headers: pairs };
   if (body !== undefined) init.body = body;
   if (credentials !== undefined) init.credentials = credentials;
-  const controller = new AbortController();
-  init.signal = controller.signal;
-  let timer, ended, kept;
-  // Settles the slot Rust waits on, or keeps the outcome for read().
-  const tell = (outcome, value) => {
-    if (slot === undefined) return void (kept ??= [outcome, value]);
-    const waiting = slot;
-    slot = undefined;
-    settle(waiting, outcome, value);
-  };
-  const end = (outcome, value) => {
-    if (ended) return;
-    ended = true;
-    clearTimeout(timer);
-    try {
-      signal?.removeEventListener("abort", onAbort);
-    } catch {}
-    if (outcome != FULFILLED) controller.abort();
-    tell(outcome, value);
-  };
-  const onAbort = () => end(ABORTED);
-  const handle = {
-    status: NaN,
-    response: undefined,
-    text: undefined,
-    parsed: undefined,
-    cancel: () => end(ABORTED),
-    read(next) {
-      slot = next;
-      if (kept) tell(...kept);
-      else readBody();
-    },
-  };
-  const readBody = () =>
-    readCapped(handle.response, cap).then(
-      (text) => {
-        // What a caller's Response-like resolves with may not be text.
-        handle.text = typeof text == "string" ? text : "";
-        end(FULFILLED, handle);
-      },
-      (error) => end(error === TOO_LARGE ? TOO_LARGE : BODY_FAILED, error),
-    );
-  // Rust is told after this returns, never during the call.
-  const later = (outcome) => Promise.resolve().then(() => end(outcome));
+  const attempt = new Attempt(signal, cap, early, slot, settle);
+  init.signal = attempt.controller.signal;
   try {
-    if (signal?.aborted) {
-      later(ABORTED);
-      return handle;
-    }
-    signal?.addEventListener("abort", onAbort);
+    if (signal?.aborted) return attempt.later(ABORTED);
+    if (signal) signal.addEventListener("abort", (attempt.onAbort = () => attempt.end(ABORTED)));
   } catch {}
   fetch ??= globalThis.fetch;
-  if (typeof fetch != "function") {
-    later(NO_FETCH);
-    return handle;
+  if (typeof fetch != "function") return attempt.later(NO_FETCH);
+  if (ms) attempt.timer = setTimeout(() => attempt.end(TIMED_OUT), ms);
+  let returned;
+  try {
+    returned = fetch(url, init);
+  } catch (error) {
+    returned = Promise.reject(error);
   }
-  if (ms) timer = setTimeout(() => end(TIMED_OUT), ms);
-  new Promise((resolve) => resolve(fetch(url, init))).then(
-    (response) => {
-      if (ended) return;
-      if (typeof response != "object" || typeof response?.text != "function") return end(NOT_A_RESPONSE, response);
-      handle.response = response;
-      try {
-        const status = response.status;
-        if (typeof status == "number") handle.status = status;
-      } catch {}
-      if (early) tell(FULFILLED, handle);
-      else readBody();
-    },
-    (error) => end(REJECTED, error),
+  // Promise.resolve() of a platform's promise is that promise: no more
+  // turns of the microtask queue than fetch's own.
+  Promise.resolve(returned).then(
+    (response) => attempt.arrived(response),
+    (error) => attempt.end(REJECTED, error),
   );
-  return handle;
+  return attempt;
+}
+
+// An attempt under way: the handle attempt() returns.
+class Attempt {
+  constructor(signal, cap, early, slot, settle) {
+    this.controller = new AbortController();
+    this.signal = signal;
+    this.cap = cap;
+    this.early = early;
+    this.slot = slot;
+    this.settle = settle;
+    this.status = NaN;
+    this.response = this.text = this.timer = this.ended = this.kept = this.onAbort = undefined;
+  }
+
+  // Ends the attempt, telling Rust later, never during the call that made it.
+  later(outcome) {
+    Promise.resolve().then(() => this.end(outcome));
+    return this;
+  }
+
+  arrived(response) {
+    if (this.ended) return;
+    if (typeof response != "object" || typeof response?.text != "function") return this.end(NOT_A_RESPONSE, response);
+    this.response = response;
+    try {
+      const status = response.status;
+      if (typeof status == "number") this.status = status;
+    } catch {}
+    if (this.early) this.tell(FULFILLED, this);
+    else this.body();
+  }
+
+  body() {
+    readCapped(this.response, this.cap).then(
+      (text) => {
+        // What a caller's Response-like resolves with may not be text.
+        this.text = typeof text == "string" ? text : "";
+        this.end(FULFILLED, this);
+      },
+      (error) => this.end(error === TOO_LARGE ? TOO_LARGE : BODY_FAILED, error),
+    );
+  }
+
+  // Goes on to the body of an attempt made early, telling `slot`.
+  read(slot) {
+    this.slot = slot;
+    if (this.kept) this.tell(...this.kept);
+    else this.body();
+  }
+
+  // Ends an attempt Rust no longer waits for.
+  cancel() {
+    this.end(ABORTED);
+  }
+
+  end(outcome, value) {
+    if (this.ended) return;
+    this.ended = true;
+    clearTimeout(this.timer);
+    try {
+      if (this.onAbort) this.signal.removeEventListener("abort", this.onAbort);
+    } catch {}
+    if (outcome != FULFILLED) this.controller.abort();
+    this.tell(outcome, value);
+  }
+
+  // Settles the slot Rust waits on, or keeps the outcome for read().
+  tell(outcome, value) {
+    if (this.slot === undefined) return void (this.kept ??= [outcome, value]);
+    const slot = this.slot;
+    this.slot = undefined;
+    this.settle(slot, outcome, value);
+  }
 }
 
 // take(handle, view): the parsed body of an attempt that read one, and in

@@ -1,8 +1,11 @@
-//! Waiting on JS time and on the caller's `AbortSignal` from async Rust.
+//! Waiting on JS time and on the caller's `AbortSignal` from async Rust,
+//! between attempts: a retry's pause, a hook's or a header provider's
+//! answer. (An attempt keeps its own time in JS: see
+//! [`exchange`](crate::transport::fetch::exchange).)
 //!
 //! A [`Stop`] is one promise that settles when its timer fires, when the
 //! signal aborts, or when the `Stop` is dropped. [`Stop::race`] waits for a
-//! JS promise (a `fetch`, a body read) or the stop, whichever comes first,
+//! JS promise (what a hook returned) or the stop, whichever comes first,
 //! through `Promise.race` in JS and one [`Watched`] on the race. The race
 //! settles at the latest when the `Stop` is dropped, which frees its slot;
 //! a promise that never settles is then left holding JS functions only,
