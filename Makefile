@@ -99,6 +99,7 @@ lint:
 	RUSTDOCFLAGS="-D warnings" cargo doc --locked -q --no-deps -p user-management-client -p user-management-client-js
 	RUSTDOCFLAGS="-D warnings" cargo doc --locked -q --no-deps -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown
 	cargo clippy --locked -p user-management-client -p user-management-client-component --target wasm32-wasip2 --lib -- -D warnings
+	cargo clippy --locked -p user-management-client --target wasm32-wasip2 --lib --tests -- -D warnings
 	cargo clippy --locked -p user-management-client-component --target wasm32-wasip2 --example joined --example edge --example users_handler --features joined-example,edge-example,users-handler-example -- -D warnings
 	@out=$$(cargo check --locked -q -p user-management-client --target wasm32-wasip1 2>&1) && \
 	  { echo "lint: the library built for wasm32-wasip1, which has no wasi:http" >&2; exit 1; }; \
@@ -250,7 +251,12 @@ component: setup
 ## component (wasm-tools compose).
 edge: component
 
+## component-tests runs first the library's unit tests built for
+## wasm32-wasip2, in the wasmtime CLI with wasi:http (the WASI transport's
+## own among them), then the cases above and the edge handlers.
 component-tests: debug-server component
+	CARGO_TARGET_WASM32_WASIP2_RUNNER="$(CURDIR)/target/venv/bin/wasmtime run -S http" \
+	  cargo test --locked -p user-management-client --target wasm32-wasip2 --lib
 	scripts/with-server.sh --faults -- node --test tests/component/ tests/edge/
 
 ## The book (docs/) built by mdBook into target/book/, any warning failing
