@@ -8,7 +8,7 @@ DEMO_BIND ?= 127.0.0.1:8080
 DEMO_DB ?= data/users.sqlite3
 SERVER := target/server/user-management-server
 
-.PHONY: all setup setup-build setup-docs build package server debug-server demo test compat leptos leptos-build lint unit wasm-tests js-tests load smoke frameworks runners workers mocks runners-workers-mocks openapi e2e rust-example versions component edge component-tests docs publish-check openapi-lint openapi-conformance openapi-types bench mutants clean
+.PHONY: all setup setup-build setup-docs build package server debug-server demo test compat leptos leptos-build lint unit wasm-tests js-tests load smoke frameworks runners workers mocks runners-workers-mocks openapi e2e rust-example reqwest-app versions component edge component-tests docs publish-check openapi-lint openapi-conformance openapi-types bench mutants clean
 
 all: build
 
@@ -58,7 +58,7 @@ demo: $(PKG) server
 	$(SERVER) --bind $(DEMO_BIND) --db $(DEMO_DB) --www www --pkg pkg
 
 ## Everything CI runs.
-test: setup lint docs unit build wasm-tests js-tests load smoke frameworks runners-workers-mocks e2e rust-example openapi publish-check component-tests
+test: setup lint docs unit build wasm-tests js-tests load smoke frameworks runners-workers-mocks e2e rust-example reqwest-app openapi publish-check component-tests
 	@echo "make test: all checks passed"
 
 ## `runners`, `workers` and `mocks` at once, and the three OpenAPI checks at
@@ -92,12 +92,14 @@ lint:
 	  { echo "lint: $$lock is out of date with its manifests: run cargo metadata beside it and commit it" >&2; exit 1; }; \
 	done
 	cargo fmt --all --check
+	cargo fmt --check --manifest-path tests/apps/reqwest-app/Cargo.toml
 	cargo clippy --locked --workspace --all-targets -- -D warnings
 	cargo clippy --locked -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown --lib -- -D warnings
 	cargo clippy --locked -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown --all-targets -- -D warnings
 	RUSTDOCFLAGS="-D warnings" cargo doc --locked -q --no-deps -p user-management-client -p user-management-client-js
 	RUSTDOCFLAGS="-D warnings" cargo doc --locked -q --no-deps -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown
 	cargo clippy --locked -p user-management-client -p user-management-client-component --target wasm32-wasip2 --lib -- -D warnings
+	cargo clippy --locked -p user-management-client --target wasm32-wasip2 --lib --tests -- -D warnings
 	cargo clippy --locked -p user-management-client-component --target wasm32-wasip2 --example joined --example edge --example users_handler --features joined-example,edge-example,users-handler-example -- -D warnings
 	@out=$$(cargo check --locked -q -p user-management-client --target wasm32-wasip1 2>&1) && \
 	  { echo "lint: the library built for wasm32-wasip1, which has no wasi:http" >&2; exit 1; }; \
@@ -202,6 +204,14 @@ mocks: setup $(PKG)
 rust-example: debug-server
 	scripts/rust-example.sh
 
+## An app outside the workspace on today's reqwest (tests/apps/reqwest-app,
+## its own lock and target dir) against the server with its fault routes:
+## its own reqwest client through http_client, the re-export's type, a
+## spawned count, the pages, a 503, a refused base URL; and a match on
+## Operation without a wildcard arm failing with E0004.
+reqwest-app: debug-server
+	scripts/reqwest-app.sh
+
 ## A Leptos 0.8 app (examples/leptos) against the server, both ways it runs:
 ## its server render, natively on tokio (the client's native transport),
 ## and its page, for wasm32, in Chromium, Firefox and WebKit (tests/leptos/).
@@ -241,7 +251,12 @@ component: setup
 ## component (wasm-tools compose).
 edge: component
 
+## component-tests runs first the library's unit tests built for
+## wasm32-wasip2, in the wasmtime CLI with wasi:http (the WASI transport's
+## own among them), then the cases above and the edge handlers.
 component-tests: debug-server component
+	CARGO_TARGET_WASM32_WASIP2_RUNNER="$(CURDIR)/target/venv/bin/wasmtime run -S http" \
+	  cargo test --locked -p user-management-client --target wasm32-wasip2 --lib
 	scripts/with-server.sh --faults -- node --test tests/component/ tests/edge/
 
 ## The book (docs/) built by mdBook into target/book/, any warning failing

@@ -161,14 +161,17 @@ fi
 [ "$mode" = docs ] || npm_ci .
 
 # Every crate the builds take, as the committed locks pin them (the book's
-# rustdoc too; the tests' also examples/rust's and examples/leptos's), so
-# that no build after set-up reads the registry.
+# rustdoc too; the tests' also examples/rust's, examples/leptos's and
+# tests/apps/reqwest-app's), so that no build after set-up reads the
+# registry.
 step "cargo fetch --locked (the workspace's crates)" cargo fetch --locked --quiet
 if [ "$mode" = tests ]; then
   for example in rust leptos; do
     step "cargo fetch --locked (examples/$example's crates)" \
       cargo fetch --locked --quiet --manifest-path "examples/$example/Cargo.toml"
   done
+  step "cargo fetch --locked (tests/apps/reqwest-app's crates)" \
+    cargo fetch --locked --quiet --manifest-path tests/apps/reqwest-app/Cargo.toml
 fi
 
 if [ "$mode" = build ]; then

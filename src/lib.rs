@@ -112,6 +112,14 @@ mod samples {
     mod component {}
 }
 
+/// The reqwest this crate calls through natively: the one whose `Client`
+/// [`ClientOptions::http_client`] takes and whose `Error` a transport
+/// failure's `source()` is. An app that builds its own client with this
+/// path needs no reqwest dependency of its own in step with the crate's.
+#[cfg(not(target_arch = "wasm32"))]
+#[cfg_attr(docsrs, doc(cfg(not(target_arch = "wasm32"))))]
+pub use reqwest;
+
 pub use api::client::UsersClient;
 pub use api::hooks::{
     AttemptHeaders, AttemptInfo, Decided, Deferred, Hook, HookFuture, HookOutput, HookReturn,

@@ -336,7 +336,7 @@ async fn a_sent_call_goes_into_tokio_spawn_as_it_is() {
 
 /// The active users as the server counts them, asked without the client.
 async fn active_count(base: &str) -> u64 {
-    let text = reqwest::Client::new()
+    let text = common::http()
         .post(format!("{base}/api/users/count"))
         .header("content-type", "application/json")
         .body(r#"{"active":"true"}"#)

@@ -240,7 +240,7 @@ async fn the_callers_http_client_is_the_one_used() {
     // A client whose default headers the server echoes back.
     let mut headers = reqwest::header::HeaderMap::new();
     headers.insert("x-from-http-client", "yes".parse().expect("a value"));
-    let http = reqwest::Client::builder()
+    let http = common::http_builder(tokio_rustls::rustls::RootCertStore::empty())
         .default_headers(headers)
         .build()
         .expect("a reqwest client");
@@ -322,7 +322,7 @@ fn paused_client(url: &str, timeout: Option<Duration>) -> UsersClient {
     let mut options = ClientOptions::new(url)
         .params_in(ParamsIn::Query)
         .retries(0)
-        .http_client(reqwest::Client::new());
+        .http_client(common::http());
     if let Some(timeout) = timeout {
         options = options.timeout(timeout);
     }

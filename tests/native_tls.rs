@@ -9,7 +9,7 @@ mod common;
 use std::sync::Arc;
 use std::time::Duration;
 
-use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, KeyPair};
+use rcgen::{BasicConstraints, Certificate, CertificateParams, DnType, IsCa, KeyPair};
 use tokio::net::TcpListener;
 use tokio_rustls::rustls::pki_types::{PrivateKeyDer, PrivatePkcs8KeyDer};
 use tokio_rustls::rustls::{self, ServerConfig};
@@ -18,9 +18,9 @@ use tokio_rustls::TlsAcceptor;
 use common::answer_42;
 use user_management_client::{ClientOptions, CountParams, ErrorKind, UsersClient};
 
-/// A CA's certificate (PEM) and a server config with a certificate for
+/// A CA's certificate and a server config with a certificate for
 /// 127.0.0.1 that the CA signed.
-fn private_ca() -> (String, ServerConfig) {
+fn private_ca() -> (Certificate, ServerConfig) {
     let mut ca = CertificateParams::new(Vec::<String>::new()).expect("CA params");
     ca.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
     ca.distinguished_name
@@ -42,7 +42,7 @@ fn private_ca() -> (String, ServerConfig) {
             PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(leaf_key.serialize_der())),
         )
         .expect("server config");
-    (ca.pem(), config)
+    (ca, config)
 }
 
 /// Serves `https://127.0.0.1:PORT`: every request that completes its TLS
@@ -72,7 +72,7 @@ async fn https_server(config: ServerConfig) -> String {
 
 #[tokio::test]
 async fn a_private_ca_is_refused_by_default_and_trusted_through_http_client() {
-    let (ca_pem, config) = private_ca();
+    let (ca, config) = private_ca();
     let url = https_server(config).await;
     let params = CountParams::default();
 
@@ -90,8 +90,9 @@ async fn a_private_ca_is_refused_by_default_and_trusted_through_http_client() {
         "{source}"
     );
 
-    let http = reqwest::Client::builder()
-        .add_root_certificate(reqwest::Certificate::from_pem(ca_pem.as_bytes()).expect("PEM"))
+    let mut roots = rustls::RootCertStore::empty();
+    roots.add(ca.der().clone()).expect("the CA as a root");
+    let http = common::http_builder(roots)
         .build()
         .expect("a reqwest client");
     let trusting =
@@ -114,10 +115,10 @@ async fn a_private_ca_is_refused_by_default_and_trusted_through_http_client() {
 #[cfg(feature = "native-roots")]
 #[tokio::test(flavor = "multi_thread")]
 async fn with_native_roots_the_platform_store_is_trusted() {
-    let (ca_pem, config) = private_ca();
+    let (ca, config) = private_ca();
     let url = https_server(config).await;
     let file = std::env::temp_dir().join(format!("umc-test-ca-{}.pem", std::process::id()));
-    std::fs::write(&file, &ca_pem).expect("write the CA");
+    std::fs::write(&file, ca.pem()).expect("write the CA");
     let ssl_cert_file = file.to_string_lossy().into_owned();
     let output = tokio::task::spawn_blocking(move || {
         common::in_own_process(

@@ -217,12 +217,20 @@ impl ClientOptions {
     /// The client's `timeout` and body limit still apply to each attempt.
     /// (Native builds only.)
     ///
+    /// It is a reqwest 0.13 client ([`crate::reqwest`]). This crate turns
+    /// on reqwest's rustls without a crypto provider, so a client built
+    /// with reqwest's own TLS settings needs one from the app: reqwest's
+    /// default features (`reqwest = "0.13"`: rustls on aws-lc-rs), or a
+    /// `rustls::ClientConfig` handed over with `tls_backend_preconfigured`,
+    /// or a provider installed for the process; else reqwest panics when
+    /// the client is built.
+    ///
     /// ```no_run
     /// use user_management_client::{ClientOptions, UsersClient};
     ///
     /// # fn run(company_root_ca_pem: &[u8]) -> Result<(), Box<dyn std::error::Error>> {
     /// let http = reqwest::Client::builder()
-    ///     .add_root_certificate(reqwest::Certificate::from_pem(company_root_ca_pem)?)
+    ///     .tls_certs_merge([reqwest::Certificate::from_pem(company_root_ca_pem)?])
     ///     .build()?;
     /// let client = UsersClient::new(
     ///     ClientOptions::new("https://users.internal.example").http_client(http),

@@ -387,11 +387,43 @@ impl<T: DeserializeOwned + 'static> futures_core::FusedStream for Pages<T> {
 }
 
 /// What the types promise natively, checked when the tests compile: a
-/// sent call's future and a walk are `Send + 'static`, the walk `Unpin`.
+/// sent call's future and a walk are `Send + 'static`, the walk `Unpin`;
+/// and what a walk says of itself.
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
+    use crate::api::options::ClientOptions;
     use crate::model::UserPage;
+    use futures_core::{FusedStream, Stream};
+
+    /// A walk is not terminated, and its `Debug` says `start`, until it
+    /// has yielded its last item (here the refusal of a page size of 0,
+    /// before any request); then it is terminated, says `done`, and
+    /// yields nothing more.
+    #[test]
+    fn a_walk_says_where_it_stands_and_when_it_has_ended() {
+        let client = UsersClient::new(ClientOptions::new("http://127.0.0.1:9")).expect("client");
+        let mut pages = client.list_users().page_size(0).pages::<UserPage>();
+        let mut cx = Context::from_waker(std::task::Waker::noop());
+        assert!(!pages.is_terminated());
+        assert!(
+            format!("{pages:?}").contains(r#"state: "start""#),
+            "{pages:?}"
+        );
+        match Pin::new(&mut pages).poll_next(&mut cx) {
+            Poll::Ready(Some(Err(error))) => assert_eq!(error.param(), Some("page_size")),
+            other => panic!("expected the page size's refusal, got {other:?}"),
+        }
+        assert!(pages.is_terminated());
+        assert!(
+            format!("{pages:?}").contains(r#"state: "done""#),
+            "{pages:?}"
+        );
+        assert!(matches!(
+            Pin::new(&mut pages).poll_next(&mut cx),
+            Poll::Ready(None)
+        ));
+    }
 
     fn spawnable<F: Future + Send + 'static>(_: &F) {}
     fn walkable<S: futures_core::Stream + Send + Unpin + 'static>(_: &S) {}

@@ -2,7 +2,7 @@
 //! `tests/native_limits.rs`, `tests/native_tls.rs`): the reference server,
 //! started per test, and what its fault routes record; a refused port; a
 //! one-answer server for a stream of the test's own; a test run in a
-//! process of its own.
+//! process of its own; the tests' own reqwest clients.
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader};
@@ -10,6 +10,7 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::Duration;
 
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio_rustls::rustls::{self, ClientConfig, RootCertStore};
 
 /// The reference server on a free loopback port, killed when dropped.
 pub struct Server {
@@ -94,7 +95,9 @@ impl Server {
     /// connection before the answer).
     pub async fn recorded(&self, scenario: &str, key: &str, what: &str) -> u64 {
         let url = format!("{}/faults/{scenario}/{key}/{what}", self.url);
-        let text = reqwest::get(&url)
+        let text = http()
+            .get(&url)
+            .send()
             .await
             .and_then(|response| response.error_for_status())
             .expect("the fault route answers")
@@ -142,4 +145,25 @@ pub fn in_own_process(name: &str, env: &[(&str, &str)]) -> Output {
         .envs(env.iter().copied())
         .output()
         .expect("the child test")
+}
+
+/// A reqwest client builder of the tests' own (a caller's `http_client`,
+/// the server asked without the client): rustls on ring trusting `roots`,
+/// handed to reqwest as a config. No test installs a process-wide crypto
+/// provider, so the client each `UsersClient` builds is seen to need none.
+pub fn http_builder(roots: RootCertStore) -> reqwest::ClientBuilder {
+    let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
+    let config = ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .expect("TLS versions")
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    reqwest::Client::builder().tls_backend_preconfigured(config)
+}
+
+/// A plain reqwest client of the tests' own, for http: servers.
+pub fn http() -> reqwest::Client {
+    http_builder(RootCertStore::empty())
+        .build()
+        .expect("a reqwest client")
 }

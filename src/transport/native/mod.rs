@@ -6,7 +6,8 @@
 //! (`transport/plain/`: JSON through serde_json, URLs through `url`).
 //!
 //! Each client has its own `reqwest::Client` (its connection pool): the
-//! caller's, or one built with a connect timeout. Calls must run inside a
+//! caller's, or one built with a connect timeout and the rustls config of
+//! `tls.rs`. Calls must run inside a
 //! tokio runtime with its IO and time drivers (reqwest's connections and
 //! the timers are tokio's); outside one a call fails at once with a
 //! `network` error saying so. tokio cannot be asked whether a runtime has
@@ -31,6 +32,8 @@ use crate::transport::plain::answer::{Answer, Collected};
 use crate::transport::plain::http::Http;
 use crate::transport::plain::request::Request;
 use crate::transport::seam::{Arrived, Failed, Retry};
+
+mod tls;
 
 /// What a call made outside a tokio runtime fails with.
 const NEEDS_TOKIO: &str = "natively this client calls the API through reqwest on tokio: \
@@ -60,8 +63,15 @@ impl Http for Native {
         if let Some(client) = setup {
             return Ok(client);
         }
+        let tls = tls::client_config().map_err(|why| {
+            Error::new(
+                ErrorKind::Network,
+                format!("the HTTP client could not be built: {why}"),
+            )
+        })?;
         reqwest::Client::builder()
             .connect_timeout(CONNECT_TIMEOUT)
+            .tls_backend_preconfigured(tls)
             .build()
             .map_err(|error| {
                 Error::new(

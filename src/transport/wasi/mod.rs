@@ -43,7 +43,7 @@ use wstd::time::{Duration, Timer};
 
 use crate::error::{Cause, Error, ErrorKind};
 use crate::host::provider::HeaderList;
-use crate::rules::options::Bounds;
+use crate::rules::options::{Bounds, Naming};
 use crate::rules::retry::is_retryable_status;
 use crate::transport::plain::answer::{Answer, Collected};
 use crate::transport::plain::http::Http;
@@ -140,7 +140,7 @@ async fn exchange(
     arrived: &dyn Fn(u16, &dyn Fn() -> HeaderList),
 ) -> Result<Answer, Error> {
     let Request { url, body } = request;
-    let outgoing_request = outgoing(url, headers)?;
+    let outgoing_request = outgoing(url, headers, bounds.naming)?;
     let outgoing_body = outgoing_request
         .body()
         .map_err(|()| refused(url, "the request body"))?;
@@ -235,10 +235,18 @@ fn random() -> f64 {
 }
 
 /// The request with its method, URL and headers (header values go out as
-/// `fetch` sends them: one byte per character, all of them Latin-1).
-fn outgoing(url: &str, headers: &[(String, String)]) -> Result<OutgoingRequest, Error> {
+/// `fetch` sends them: one byte per character, all of them Latin-1). A URL
+/// that does not parse, or that the host refuses, is a validation error
+/// whose `param` is the base URL option as `naming` names it (`base_url`
+/// in the Rust API; the component's is the JS name).
+fn outgoing(
+    url: &str,
+    headers: &[(String, String)],
+    naming: Naming,
+) -> Result<OutgoingRequest, Error> {
+    let param = naming.base_url();
     let parsed = url::Url::parse(url).map_err(|error| {
-        Error::validation("baseUrl", "the request URL is invalid")
+        Error::validation(param, "the request URL is invalid")
             .with_source(Cause::new(error.to_string()))
     })?;
     let scheme = match parsed.scheme() {
@@ -277,7 +285,7 @@ fn outgoing(url: &str, headers: &[(String, String)]) -> Result<OutgoingRequest, 
         .and(request.set_scheme(Some(&scheme)))
         .and(request.set_authority(Some(&authority)))
         .and(request.set_path_with_query(Some(&path)))
-        .map_err(|()| Error::validation("baseUrl", "the WASI host refused the request URL"))?;
+        .map_err(|()| Error::validation(param, "the WASI host refused the request URL"))?;
     Ok(request)
 }
 
@@ -394,5 +402,101 @@ fn code_detail(code: &ErrorCode) -> String {
     match text.strip_prefix("ErrorCode::") {
         Some(rest) => rest.to_string(),
         None => text,
+    }
+}
+
+/// Run by `make component-tests` in the wasmtime CLI with `wasi:http`
+/// (`cargo test --target wasm32-wasip2 --lib`).
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ::wasip2::http::types::{DnsErrorPayload, FieldSizePayload, TlsAlertReceivedPayload};
+
+    const URL: &str = "http://127.0.0.1:9/api/users/count";
+
+    /// The codes that say no connection was made are connect errors; every
+    /// other code is a network error that is not. Each is a `network` error
+    /// naming the code and the URL, retried as a network error is.
+    #[test]
+    fn failed_code_marks_exactly_the_codes_without_a_connection() {
+        let dns = || DnsErrorPayload {
+            rcode: Some("NXDOMAIN".to_string()),
+            info_code: None,
+        };
+        let connecting = [
+            (ErrorCode::DnsTimeout, "DnsTimeout"),
+            (ErrorCode::DnsError(dns()), "DnsError"),
+            (ErrorCode::DestinationNotFound, "DestinationNotFound"),
+            (ErrorCode::DestinationUnavailable, "DestinationUnavailable"),
+            (
+                ErrorCode::DestinationIpProhibited,
+                "DestinationIpProhibited",
+            ),
+            (
+                ErrorCode::DestinationIpUnroutable,
+                "DestinationIpUnroutable",
+            ),
+            (ErrorCode::ConnectionRefused, "ConnectionRefused"),
+            (ErrorCode::ConnectionTimeout, "ConnectionTimeout"),
+        ];
+        let size = || FieldSizePayload {
+            field_name: None,
+            field_size: None,
+        };
+        let connected = [
+            (ErrorCode::ConnectionTerminated, "ConnectionTerminated"),
+            (ErrorCode::ConnectionReadTimeout, "ConnectionReadTimeout"),
+            (ErrorCode::ConnectionWriteTimeout, "ConnectionWriteTimeout"),
+            (ErrorCode::ConnectionLimitReached, "ConnectionLimitReached"),
+            (ErrorCode::TlsProtocolError, "TlsProtocolError"),
+            (ErrorCode::TlsCertificateError, "TlsCertificateError"),
+            (
+                ErrorCode::TlsAlertReceived(TlsAlertReceivedPayload {
+                    alert_id: None,
+                    alert_message: None,
+                }),
+                "TlsAlertReceived",
+            ),
+            (ErrorCode::HttpRequestDenied, "HttpRequestDenied"),
+            (ErrorCode::HttpRequestUriInvalid, "HttpRequestUriInvalid"),
+            (ErrorCode::HttpResponseIncomplete, "HttpResponseIncomplete"),
+            (
+                ErrorCode::HttpResponseHeaderSize(size()),
+                "HttpResponseHeaderSize",
+            ),
+            (ErrorCode::HttpResponseTimeout, "HttpResponseTimeout"),
+            (ErrorCode::HttpProtocolError, "HttpProtocolError"),
+            (ErrorCode::LoopDetected, "LoopDetected"),
+            (ErrorCode::ConfigurationError, "ConfigurationError"),
+            (ErrorCode::InternalError(None), "InternalError"),
+        ];
+        for (codes, connect) in [(&connecting[..], true), (&connected[..], false)] {
+            for (code, name) in codes {
+                let error = failed_code(URL, code);
+                assert_eq!(error.kind(), ErrorKind::Network, "{name}");
+                assert_eq!(error.is_connect(), connect, "{name}");
+                assert!(error.is_retryable(), "{name}");
+                assert!(!error.is_timeout(), "{name}");
+                let message = error.message();
+                assert!(
+                    message.starts_with("wasi:http failed for POST "),
+                    "{message}"
+                );
+                assert!(message.contains(URL) && message.contains(name), "{message}");
+                assert!(!message.contains("ErrorCode::"), "{message}");
+            }
+        }
+    }
+
+    /// A request URL that does not parse is a validation error naming the
+    /// base URL option: `base_url` in the Rust API, `baseUrl` in the
+    /// component.
+    #[test]
+    fn a_refused_request_url_names_the_base_url_option_of_the_api() {
+        for (naming, param) in [(Naming::Rust, "base_url"), (Naming::Wit, "baseUrl")] {
+            let error = outgoing("http://[::1", &[], naming).expect_err("an invalid URL");
+            assert_eq!(error.kind(), ErrorKind::Validation, "{error}");
+            assert_eq!(error.param(), Some(param), "{error}");
+        }
     }
 }
