@@ -25,7 +25,11 @@ use crate::rules::options::{Naming, DEFAULT_MAX_BODY_BYTES, DEFAULT_RETRIES, DEF
 use crate::rules::secrets;
 
 /// A client's options. [`ClientOptions::new`] fills the defaults; the
-/// setters change one each and return the options.
+/// setters change one each and return the options. The fields are public
+/// to read and assign: no setter keeps an invariant that an assignment
+/// could break (the rules check every value when
+/// [`UsersClient::new`](crate::UsersClient::new) or a call reads it), and
+/// `#[non_exhaustive]` lets fields be added.
 ///
 /// ```no_run
 /// use std::time::Duration;
