@@ -54,9 +54,10 @@ assert.ok(failure instanceof Error, String(failure));
 assert.equal(failure.kind, "network", failure.message);
 
 // The app's .wasm holds the Rust API only: none of the npm package's JS
-// exports (countUsers, listUsers, the UsersClient class) and no import of
-// the JS layer's snippet (UsersApiError). It imports the library's own
-// snippet, its fetch transport's JS side (bridge.js).
+// exports (countUsers, listUsers, the UsersClient class), and its glue
+// neither requires the JS layer's snippet (UsersApiError) nor has it
+// copied. The glue requires the library's own snippet, its fetch
+// transport's JS side (bridge.js), which wasm-bindgen copies beside it.
 const wasm = readdirSync(pkg).find((name) => name.endsWith(".wasm"));
 const module = new WebAssembly.Module(readFileSync(path.join(pkg, wasm)));
 const exported = WebAssembly.Module.exports(module).map((e) => e.name);
@@ -64,10 +65,13 @@ console.log(`exports of ${wasm}: ${exported.join(", ")}`);
 const ours = exported.filter((name) => /countusers|listusers|usersclient/i.test(name));
 assert.deepEqual(ours, [], "the library's JS exports are in the Rust app's .wasm");
 assert.ok(exported.includes("run"), "the app's own export is there");
-const snippets = [...new Set(WebAssembly.Module.imports(module).map((i) => i.module).filter((m) => /snippet/.test(m)))];
-console.log(`snippets imported: ${snippets.join(", ")}`);
-assert.deepEqual(snippets.filter((m) => /user-management-client-js-/.test(m)), [], "the Rust app's .wasm imports the JS layer's snippet");
-assert.ok(snippets.some((m) => m.endsWith("/src/transport/fetch/bridge.js")), "the library's bridge.js is not imported");
+const glue = readFileSync(path.join(pkg, "user_management_client_example.js"), "utf8");
+const required = [...new Set(glue.match(/\.\/snippets\/[^'"`]+/g) ?? [])];
+console.log(`snippets the glue requires: ${required.join(", ")}`);
+assert.deepEqual(required.filter((m) => /user-management-client-js-/.test(m)), [], "the Rust app's glue requires the JS layer's snippet");
+const bridge = required.find((m) => /\/user-management-client-[0-9a-f]+\/src\/transport\/fetch\/bridge\.js$/.test(m));
+assert.ok(bridge, "the library's bridge.js is not required by the glue");
+assert.ok(existsSync(path.join(pkg, bridge)), `${bridge} is not beside the glue`);
 const copied = existsSync(path.join(pkg, "snippets")) ? readdirSync(path.join(pkg, "snippets")) : [];
 assert.deepEqual(copied.filter((dir) => dir.startsWith("user-management-client-js-")), [], "wasm-bindgen copied the JS layer's snippet for the app");
 
