@@ -43,11 +43,13 @@ pub async fn call(
 }
 
 /// An operation's name, as a JS hook's info gives it.
+#[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 pub fn operation_name(operation: crate::Operation) -> &'static str {
     operation.name()
 }
 
 /// A response's duration as a JS hook's info gives it (`durationMs`).
+#[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 pub fn duration_ms(info: &crate::ResponseInfo) -> f64 {
     info.duration_ms()
 }

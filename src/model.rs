@@ -385,6 +385,12 @@ mod tests {
     use serde::de::value::{BoolDeserializer, Error as ValueError, StrDeserializer};
 
     #[test]
+    fn operations_are_named_as_js_and_the_hook_infos_name_them() {
+        assert_eq!(Operation::Count.name(), "count");
+        assert_eq!(Operation::List.name(), "list");
+    }
+
+    #[test]
     fn active_takes_three_strings_and_booleans() {
         for (text, active) in [
             ("all", Active::All),

@@ -96,6 +96,13 @@ mod tests {
     }
 
     #[test]
+    fn lines_join_names_and_values_with_line_feeds() {
+        assert_eq!(lines(&[]), "");
+        assert_eq!(lines(&[pair("a", "1")]), "a\n1");
+        assert_eq!(lines(&[pair("a", "1"), pair("b", "")]), "a\n1\nb\n");
+    }
+
+    #[test]
     fn merges_headers_case_insensitively() {
         let base = [pair("Authorization", "a"), pair("X-Keep", "k")];
         let over = [pair("authorization", "b"), pair("X-New", "n")];

@@ -162,3 +162,26 @@ impl RetryInfo {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_response_duration_is_whole_milliseconds_cut_not_rounded() {
+        let info = |duration| ResponseInfo {
+            request: AttemptInfo {
+                operation: Operation::Count,
+                url: String::new(),
+                attempt: 1,
+                headers: Vec::new(),
+            },
+            http_status: 200,
+            duration,
+            response_headers: Vec::new(),
+        };
+        assert_eq!(info(Duration::from_micros(1_999)).duration_ms(), 1.0);
+        assert_eq!(info(Duration::from_millis(2)).duration_ms(), 2.0);
+        assert_eq!(info(Duration::from_secs(3)).duration_ms(), 3000.0);
+    }
+}
