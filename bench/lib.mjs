@@ -1,9 +1,11 @@
 // What the bench scripts share: the canned server in its own process,
-// medians, timed calls, and interleaved rounds whose ratios are taken
-// within each round, so that the shared machine's drift cancels out.
+// medians, timed calls, interleaved rounds whose ratios are taken within
+// each round, so that the shared machine's drift cancels out, and the
+// platform's share of a call.
 import { spawn } from "node:child_process";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { repo } from "../tests/lib/harness.mjs";
+import { pkg, repo } from "../tests/lib/harness.mjs";
 
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -55,4 +57,26 @@ export async function rounds(contenders, measure, count) {
   out.ratios = Object.fromEntries(others.map((k) => [k, got[k].map((x, r) => x / got[base][r])]));
   out.ratio = Object.fromEntries(others.map((k) => [k, median(out.ratios[k])]));
   return out;
+}
+
+/**
+ * The platform's share of a count: what each of the client's attempts asks
+ * of the platform through the built package's own bridge.js, and none of
+ * the client's own work. One attempt step (the init, an AbortController, a
+ * 10 s timer, the body read from its stream under the default cap, the
+ * outcome told through one settle function), then take() (JSON.parse and
+ * the envelope's fields). `fetch` is called as the client calls it
+ * (undefined: the global one). Returns a function that makes one count.
+ */
+export async function platformShare(url, fetch) {
+  const dir = readdirSync(join(pkg, "web/snippets")).find((d) => d.startsWith("user-management-client-") && !d.includes("-js-"));
+  const bridge = await import(join(pkg, "web/snippets", dir, "src/transport/fetch/bridge.js"));
+  const view = new Float64Array(8);
+  const headers = "content-type\napplication/json\naccept\napplication/json";
+  return () =>
+    new Promise((resolve, reject) => {
+      const settle = (_slot, outcome, handle) => (outcome == 1 ? resolve(bridge.take(handle, view)) : reject(new Error(`outcome ${outcome}`)));
+      const body = JSON.stringify({ active: "true" });
+      bridge.attempt(fetch, `${url}/api/users/count`, headers, body, undefined, 10000, undefined, 64 * 2 ** 20, false, 0, settle);
+    });
 }

@@ -7,10 +7,8 @@
 // falls on all alike. The `fetch` option of each is the global `fetch`,
 // wrapped to note the two moments. Prints one line per contender.
 //   node bench/phases.mjs [calls]      (after `make build`)
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
-import { glue, pkg } from "../tests/lib/harness.mjs";
-import { cannedServer } from "./lib.mjs";
+import { glue } from "../tests/lib/harness.mjs";
+import { cannedServer, platformShare } from "./lib.mjs";
 
 const { url, stop } = await cannedServer();
 const { lib } = await glue();
@@ -24,16 +22,7 @@ const noted = (input, init) => {
   });
 };
 const client = new lib.UsersClient({ baseUrl: url, fetch: noted });
-const bridgeDir = readdirSync(join(pkg, "web/snippets")).find((d) => d.startsWith("user-management-client-") && !d.includes("-js-"));
-const bridge = await import(join(pkg, "web/snippets", bridgeDir, "src/transport/fetch/bridge.js"));
-const view = new Float64Array(8);
-const headers = "content-type\napplication/json\naccept\napplication/json";
-const share = () =>
-  new Promise((resolve, reject) => {
-    const settle = (_slot, outcome, handle) => (outcome == 1 ? resolve(bridge.take(handle, view)) : reject(new Error(`outcome ${outcome}`)));
-    const body = JSON.stringify({ active: "true" });
-    bridge.attempt(noted, `${url}/api/users/count`, headers, body, undefined, 10000, undefined, 64 * 2 ** 20, false, 0, settle);
-  });
+const share = await platformShare(url, noted);
 const contenders = {
   "the platform's share": share,
   "countUsers({ active: \"true\" })": () => client.countUsers({ active: "true" }),

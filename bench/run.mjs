@@ -8,7 +8,7 @@ import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { gzipSync } from "node:zlib";
 import { glue, pkg, repo } from "../tests/lib/harness.mjs";
-import { callsPerS, cannedServer, median, perCallUs, rounds as interleaved } from "./lib.mjs";
+import { callsPerS, cannedServer, median, perCallUs, platformShare, rounds as interleaved } from "./lib.mjs";
 import { startupDelays, startupRows } from "./startup.mjs";
 
 // Many short rounds: the machine is shared and its speed drifts within a
@@ -49,20 +49,9 @@ const hooked = new lib.UsersClient({
 const withHooks = () => hooked.countUsers({ active: "true" });
 const oneShot = () => lib.countUsers(url, { active: "true" });
 // The platform's share: a raw fetch with what each of the client's attempts
-// asks of the platform through the package's own bridge.js, and none of
-// the client's own work: one attempt step (the init, an AbortController, a
-// 10 s timer, the body read from its stream under the default cap, the
-// attempt told through one settle function), then JSON.parse with the
-// envelope's fields read. The client can come no nearer to raw than this
-// without giving up one of those promises.
-const bridgeDir = readdirSync(join(pkg, "web/snippets")).find((d) => d.startsWith("user-management-client-") && !d.includes("-js-"));
-const bridge = await import(join(pkg, "web/snippets", bridgeDir, "src/transport/fetch/bridge.js"));
-const view = new Float64Array(8);
-const floor = () =>
-  new Promise((resolve, reject) => {
-    const settle = (_slot, outcome, handle) => (outcome == 1 ? resolve(bridge.take(handle, view)) : reject(new Error(`outcome ${outcome}`)));
-    bridge.attempt(undefined, `${url}/api/users/count`, "content-type\napplication/json\naccept\napplication/json", JSON.stringify({ active: "true" }), undefined, 10000, undefined, 64 * 2 ** 20, false, 0, settle);
-  });
+// asks of the platform (bench/lib.mjs says what). The client can come no
+// nearer to raw than this without giving up one of those promises.
+const floor = await platformShare(url);
 
 // The least any client that keeps a timeout per attempt and cancels its
 // request adds to raw: the request's own AbortController and a timer, set

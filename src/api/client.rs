@@ -232,20 +232,14 @@ impl UsersClient {
             // headers arrive, only where `afterResponse` waits for them.
             let sent_at = hooks.after_response.is_some().then(Target::now);
             let asked = Asked::default();
-            let arrived = |http_status: u16, headers: &dyn Fn() -> HeaderList| {
-                if let Some(sent_at) = sent_at {
-                    self.arrived(
-                        info.as_ref(),
-                        http_status,
-                        headers,
-                        sent_at,
-                        secrets,
-                        &asked,
-                    );
+            let (info, asked_ref) = (info.as_ref(), &asked);
+            let arrived = sent_at.map(|sent_at| {
+                move |http_status: u16, headers: &dyn Fn() -> HeaderList| {
+                    self.arrived(info, http_status, headers, sent_at, secrets, asked_ref);
                 }
-            };
+            });
             let transport = &config.transport;
-            let arrived = sent_at.is_some().then_some(&arrived as Arrived);
+            let arrived = arrived.as_ref().map(|arrived| arrived as Arrived);
             let attempt = Target::attempt(&request, &headers, transport, signal, bounds, arrived);
             let outcome = attempt.await;
             let settled = Target::settle(outcome, &request, signal, operation, secrets);

@@ -30,22 +30,6 @@ export function kind(value) {
   return tag == "[object Array]" ? 8 : tag == "[object Object]" ? 9 : 10;
 }
 
-// responseHeaders(response): its headers as "name\nvalue\nname\nvalue...",
-// names in lower case, in the order its headers list them ("" where it has
-// none it can list: a caller's fetch may answer with a Response-like
-// object). A platform's Headers holds no line feed in a name or a value; a
-// pair of a Response-like's that holds one is left out.
-export function responseHeaders(response) {
-  const lines = [];
-  try {
-    for (const [name, value] of response.headers) {
-      const pair = [String(name).toLowerCase(), String(value)];
-      if (!pair.some((text) => text.includes("\n"))) lines.push(...pair);
-    }
-  } catch {}
-  return lines.join("\n");
-}
-
 // What a stop rejects with: objects of the module's own, which no promise
 // it races can reject with.
 const TIMER = { outcome: TIMED_OUT };
@@ -237,6 +221,22 @@ export function take(handle, view) {
     if ((view[5] = kind(body.result)) == 9) read(body.result.totalUsers, 6);
   }
   return body;
+}
+
+// responseHeaders(handle): its response's headers as
+// "name\nvalue\nname\nvalue...", names in lower case, in the order its
+// headers list them ("" where it has none it can list: a caller's fetch may
+// answer with a Response-like object). A platform's Headers holds no line feed in a name or a value; a
+// pair of a Response-like's that holds one is left out.
+export function responseHeaders(handle) {
+  const lines = [];
+  try {
+    for (const [name, value] of handle.response.headers) {
+      const pair = [String(name).toLowerCase(), String(value)];
+      if (!pair.some((text) => text.includes("\n"))) lines.push(...pair);
+    }
+  } catch {}
+  return lines.join("\n");
 }
 
 // retryAfter(handle): its response's Retry-After header, if it has one it

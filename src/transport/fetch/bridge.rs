@@ -27,11 +27,6 @@ extern "C" {
     #[wasm_bindgen(catch)]
     pub fn kind(value: &JsValue) -> Result<u8, JsValue>;
 
-    /// A response's headers as `name\nvalue\n...`, names in lower case
-    /// (empty where it has none it can list).
-    #[wasm_bindgen(js_name = responseHeaders)]
-    pub fn response_headers(response: &JsValue) -> String;
-
     /// A stop: a promise that rejects after `ms` (`None`: no timer) or
     /// when `signal` aborts (at once if it has). It must be waited on at
     /// once.
@@ -111,6 +106,11 @@ extern "C" {
     /// kind is -1 where it was not read; a value is NaN unless its kind is
     /// a boolean or a number.
     pub fn take(handle: &AttemptHandle, view: &mut [f64]) -> JsValue;
+
+    /// The response's headers as `name\nvalue\n...`, names in lower case
+    /// (empty where it has none it can list).
+    #[wasm_bindgen(js_name = responseHeaders)]
+    pub fn response_headers(handle: &AttemptHandle) -> String;
 
     /// The response's `Retry-After`, if it has one it can tell.
     #[wasm_bindgen(js_name = retryAfter, catch)]

@@ -177,11 +177,10 @@ fn failure(settled: Settled, handle: &AttemptHandle, bounds: Bounds, url: &str) 
         ABORTED => Failure::Aborted,
         // A body was read only from what had a status: a `Response`'s, if
         // it is one.
-        TOO_LARGE => match http_status(handle.status(), handle) {
-            Ok(http_status) => Failure::Bound(bounds.too_large(http_status, url)),
-            Err(failure) => failure,
-        },
-        BODY_FAILED => match http_status(handle.status(), handle) {
+        TOO_LARGE | BODY_FAILED => match http_status(handle.status(), handle) {
+            Ok(http_status) if settled.outcome == TOO_LARGE => {
+                Failure::Bound(bounds.too_large(http_status, url))
+            }
             Ok(_) => Failure::Body(settled.value),
             Err(failure) => failure,
         },
@@ -197,7 +196,7 @@ fn failure(settled: Settled, handle: &AttemptHandle, bounds: Bounds, url: &str) 
 /// can list (a caller's `fetch` may answer with a `Response`-like object)
 /// has none.
 fn headers_of(handle: &AttemptHandle) -> HeaderList {
-    let text = response_headers(&handle.response());
+    let text = response_headers(handle);
     let mut lines = text.split('\n');
     let mut list = HeaderList::new();
     while let (Some(name), Some(value)) = (lines.next(), lines.next()) {
