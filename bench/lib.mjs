@@ -80,3 +80,49 @@ export async function platformShare(url, fetch) {
       bridge.attempt(fetch, `${url}/api/users/count`, headers, body, undefined, 10000, undefined, 64 * 2 ** 20, false, 0, settle);
     });
 }
+
+/** The init of a raw `fetch` that POSTs the JSON `body`. */
+export const post = (body) => ({ method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body });
+
+/**
+ * The contenders of a count that `make bench` and bench/instructions.mjs
+ * measure, on the glue `lib` against the canned server at `url`: `raw`
+ * (what a caller writes without the client: the params are an object too),
+ * `client` (a UsersClient made once), `oneShot`, `withHooks` (a client with
+ * all three hooks set, each doing a caller's least: the cost of hooks, and
+ * that none is paid without them), `floor` (the platform's share: the
+ * client can come no nearer to raw than this without giving up one of the
+ * promises it keeps) and `timed` (the least any client that keeps a
+ * timeout per attempt and cancels its request adds to raw: the request's
+ * own AbortController and a timer, set and cleared, and nothing else);
+ * and `hooksCalled()`, whether the hooks ran.
+ */
+export async function countContenders(lib, url) {
+  const count = `${url}/api/users/count`;
+  const raw = () => fetch(count, post(JSON.stringify({ active: "true" }))).then((r) => r.json());
+  const client = new lib.UsersClient(url);
+  let observed = 0;
+  const hooked = new lib.UsersClient({
+    baseUrl: url,
+    hooks: { beforeRequest() { observed++; }, afterResponse(info) { observed += info.httpStatus; }, beforeRetry() { observed++; } },
+  });
+  const timed = async () => {
+    const options = post(JSON.stringify({ active: "true" }));
+    options.signal = new AbortController().signal;
+    const timer = setTimeout(() => {}, 10000);
+    try {
+      return await fetch(count, options).then((r) => r.json());
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  return {
+    raw,
+    client: () => client.countUsers({ active: "true" }),
+    oneShot: () => lib.countUsers(url, { active: "true" }),
+    withHooks: () => hooked.countUsers({ active: "true" }),
+    floor: await platformShare(url),
+    timed,
+    hooksCalled: () => observed > 0,
+  };
+}

@@ -8,7 +8,7 @@ import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { gzipSync } from "node:zlib";
 import { glue, pkg, repo } from "../tests/lib/harness.mjs";
-import { callsPerS, cannedServer, median, perCallUs, platformShare, rounds as interleaved } from "./lib.mjs";
+import { callsPerS, cannedServer, countContenders, median, post, perCallUs, rounds as interleaved } from "./lib.mjs";
 import { startupDelays, startupRows } from "./startup.mjs";
 
 // Many short rounds: the machine is shared and its speed drifts within a
@@ -34,38 +34,7 @@ results.size = {
 const { url, stop } = await cannedServer();
 
 const { lib } = await glue();
-const client = new lib.UsersClient(url);
-const init = (body) => ({ method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body });
-// What a caller writes without the client: the params are an object too.
-const raw = () => fetch(`${url}/api/users/count`, init(JSON.stringify({ active: "true" }))).then((r) => r.json());
-const ours = () => client.countUsers({ active: "true" });
-// The same client with all three hooks set, each doing a caller's least
-// (the cost of hooks, and that none is paid without them).
-let observed = 0;
-const hooked = new lib.UsersClient({
-  baseUrl: url,
-  hooks: { beforeRequest() { observed++; }, afterResponse(info) { observed += info.httpStatus; }, beforeRetry() { observed++; } },
-});
-const withHooks = () => hooked.countUsers({ active: "true" });
-const oneShot = () => lib.countUsers(url, { active: "true" });
-// The platform's share: a raw fetch with what each of the client's attempts
-// asks of the platform (bench/lib.mjs says what). The client can come no
-// nearer to raw than this without giving up one of those promises.
-const floor = await platformShare(url);
-
-// The least any client that keeps a timeout per attempt and cancels its
-// request adds to raw: the request's own AbortController and a timer, set
-// and cleared, and nothing else.
-const timed = async () => {
-  const options = init(JSON.stringify({ active: "true" }));
-  options.signal = new AbortController().signal;
-  const timer = setTimeout(() => {}, 10000);
-  try {
-    return await fetch(`${url}/api/users/count`, options).then((r) => r.json());
-  } finally {
-    clearTimeout(timer);
-  }
-};
+const { raw, client: ours, oneShot, withHooks, floor, timed, hooksCalled } = await countContenders(lib, url);
 
 const rounds = (contenders, measure) => interleaved(contenders, measure, ROUNDS);
 // A contender's ratio to the timed, cancellable fetch: the median of the
@@ -76,7 +45,7 @@ const vsTimed = (measured, name) => median(measured.ratios[name].map((x, r) => x
 for (let i = 0; i < 500; i++) { await raw(); await ours(); await oneShot(); await withHooks(); await floor(); await timed(); }
 if ((await floor()).result?.totalUsers === undefined) throw new Error("the floor did not read a count");
 const seq = await rounds({ raw, client: ours, oneShot, withHooks, floor, timed }, (f) => perCallUs(f, 500));
-if (observed === 0) throw new Error("the hooks were not called");
+if (!hooksCalled()) throw new Error("the hooks were not called");
 results.node.sequentialUs = seq;
 results.node.sequentialRatio = seq.ratio.client;
 results.node.oneShotRatio = seq.ratio.oneShot;
@@ -98,7 +67,7 @@ results.node.inFlight64WithHooksVsTimed = vsTimed(flight, "withHooks");
 
 // --- Node: big lists -------------------------------------------------------------------
 for (const n of [10000, 100000]) {
-  const rawList = () => fetch(`${url}/api/users?n=${n}`, init("{}")).then((r) => r.json());
+  const rawList = () => fetch(`${url}/api/users?n=${n}`, post("{}")).then((r) => r.json());
   // The canned server picks the list by ?n=, so the client sends it in the query.
   const lister = new lib.UsersClient({ baseUrl: url, paramsIn: "query" });
   const clientList = () => lister.listUsers({ n: String(n) });
