@@ -5,45 +5,19 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
+#[path = "common/private_ca.rs"]
+mod private_ca;
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use rcgen::{BasicConstraints, Certificate, CertificateParams, DnType, IsCa, KeyPair};
 use tokio::net::TcpListener;
-use tokio_rustls::rustls::pki_types::{PrivateKeyDer, PrivatePkcs8KeyDer};
 use tokio_rustls::rustls::{self, ServerConfig};
 use tokio_rustls::TlsAcceptor;
 
 use common::answer_42;
+use private_ca::private_ca;
 use user_management_client::{ClientOptions, CountParams, ErrorKind, UsersClient};
-
-/// A CA's certificate and a server config with a certificate for
-/// 127.0.0.1 that the CA signed.
-fn private_ca() -> (Certificate, ServerConfig) {
-    let mut ca = CertificateParams::new(Vec::<String>::new()).expect("CA params");
-    ca.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-    ca.distinguished_name
-        .push(DnType::CommonName, "user-management-client test CA");
-    let ca_key = KeyPair::generate().expect("CA key");
-    let ca = ca.self_signed(&ca_key).expect("CA certificate");
-    let leaf = CertificateParams::new(vec!["127.0.0.1".to_string()]).expect("leaf params");
-    let leaf_key = KeyPair::generate().expect("leaf key");
-    let leaf = leaf
-        .signed_by(&leaf_key, &ca, &ca_key)
-        .expect("leaf certificate");
-    let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let config = ServerConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
-        .expect("TLS versions")
-        .with_no_client_auth()
-        .with_single_cert(
-            vec![leaf.der().clone()],
-            PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(leaf_key.serialize_der())),
-        )
-        .expect("server config");
-    (ca, config)
-}
 
 /// Serves `https://127.0.0.1:PORT`: every request that completes its TLS
 /// handshake gets a count of 42.

@@ -9,13 +9,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use futures_util::StreamExt;
-use rcgen::{BasicConstraints, Certificate, CertificateParams, DnType, IsCa, KeyPair};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
-use tokio_rustls::rustls::pki_types::{PrivateKeyDer, PrivatePkcs8KeyDer};
-use tokio_rustls::rustls::{self, ServerConfig};
 use tokio_rustls::TlsAcceptor;
 use user_management_client::{Active, ClientOptions, ErrorKind, UserPage, UsersClient};
+
+#[path = "../../../common/private_ca.rs"]
+mod private_ca;
+use private_ca::private_ca;
 
 /// The request line of a list request, as it reaches the server.
 const LIST_REQUEST: &[u8] = b"POST /api/users HTTP/1.1\r\n";
@@ -155,34 +156,6 @@ async fn server_count(http: &reqwest::Client, base: &str, body: &'static str) ->
         .expect("a body");
     let json: serde_json::Value = serde_json::from_str(&text).expect("JSON");
     json["result"]["totalUsers"].as_u64().expect("a count")
-}
-
-/// A CA made here, and a server config with a certificate for 127.0.0.1
-/// that it signed (rustls on ring).
-fn private_ca() -> (Certificate, ServerConfig) {
-    let mut params = CertificateParams::new(Vec::<String>::new()).expect("CA params");
-    params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-    params
-        .distinguished_name
-        .push(DnType::CommonName, "reqwest-app test CA");
-    let ca_key = KeyPair::generate().expect("CA key");
-    let ca = params.self_signed(&ca_key).expect("CA certificate");
-    let leaf_key = KeyPair::generate().expect("leaf key");
-    let leaf = CertificateParams::new(vec!["127.0.0.1".to_string()])
-        .expect("leaf params")
-        .signed_by(&leaf_key, &ca, &ca_key)
-        .expect("leaf certificate");
-    let config =
-        ServerConfig::builder_with_provider(Arc::new(rustls::crypto::ring::default_provider()))
-            .with_safe_default_protocol_versions()
-            .expect("TLS versions")
-            .with_no_client_auth()
-            .with_single_cert(
-                vec![leaf.der().clone()],
-                PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(leaf_key.serialize_der())),
-            )
-            .expect("server config");
-    (ca, config)
 }
 
 /// Listens on a loopback port and relays each connection to `upstream`,
