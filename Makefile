@@ -293,8 +293,8 @@ openapi-types: setup
 	node --test tests/openapi/types.test.mjs
 
 ## Benchmarks side by side with raw fetch (not part of `make test`): see
-## bench/README.md. One run on each Node.js line in support, each naming
-## its line; BENCH_NODE=path/to/node runs one line instead.
+## bench/README.md. One run on each of the two newest long-term-support
+## Node.js lines, each naming its line; BENCH_NODE=path/to/node runs one line instead.
 BENCH_NODE ?= tests/node-lines/node_modules/node24/bin/node tests/node-lines/node_modules/node26/bin/node
 bench: setup $(PKG)
 	for node in $(BENCH_NODE); do $$node bench/run.mjs || exit 1; done
