@@ -277,6 +277,7 @@ async fn a_server_echoing_the_token_gets_no_piece_back() {
         "echo-auth-every-char",
         "echo-auth-percent",
         "echo-auth-count",
+        "echo-auth-result",
         "echo-auth-cut",
     ] {
         let options = ClientOptions::new(format!("{}/faults/{scenario}/native", server.url))

@@ -111,8 +111,8 @@ fn http_error(http_status: u16) -> Error {
 }
 
 /// Checks a 2xx answer's parsed body for `operation`. `Ok` means the caller
-/// gets the body as it is. A message that quotes the body's `totalUsers`
-/// quotes it with `secrets` cut out, before the quote is cut.
+/// gets the body as it is. A message that quotes a text of the body quotes
+/// it with `secrets` cut out, before the quote is cut.
 pub fn check_success(
     operation: Operation,
     view: &EnvelopeView,
@@ -135,23 +135,29 @@ pub fn check_success(
     if view.result != Value::Object {
         let message = format!(
             "count's result must be an object; got {}",
-            view.result.shown()
+            shown(&view.result, secrets)
         );
         return Err(with_status(ErrorKind::Decode, message));
     }
     match view.total_users.as_integer() {
         Some(n) if (0.0..=MAX_SAFE_INTEGER).contains(&n) => Ok(()),
         _ => {
-            let got = match &view.total_users {
-                Value::Str(text) => quoted(&redact(text, secrets)),
-                other => other.shown(),
-            };
             let message = format!(
-                "result.totalUsers must be a whole number from 0 to {}; got {got}",
+                "result.totalUsers must be a whole number from 0 to {}; got {}",
                 number(MAX_SAFE_INTEGER),
+                shown(&view.total_users, secrets),
             );
             Err(with_status(ErrorKind::Decode, message))
         }
+    }
+}
+
+/// A value of the body as a message shows it: a text with `secrets` cut
+/// out before it is quoted (and so cut), so that no piece of one survives.
+fn shown(value: &Value, secrets: &[String]) -> String {
+    match value {
+        Value::Str(text) => quoted(&redact(text, secrets)),
+        other => other.shown(),
     }
 }
 
@@ -309,6 +315,26 @@ mod tests {
             err.message().ends_with("got \"[REDACTED]!\""),
             "{}",
             err.message()
+        );
+    }
+
+    #[test]
+    fn a_quoted_result_quotes_no_piece_of_a_secret() {
+        // The token starts 50 characters in: a quote of the first 64 made
+        // before the secret is cut out would keep its first 14.
+        let token = "tk_9Qz+Lm/Wd=R7vKp2Xc8Yb4Nf6Hj1Gs5Dt3Ar0Eq9Wu7Io2Pl4Mk6Nj8Bh0Vg2Cf4Xd6Sz8";
+        let secrets = vec![token.to_string()];
+        let lead = "x".repeat(50);
+        let echoed = view(
+            Value::Number(200.0),
+            Value::Str(format!("{lead}{token}")),
+            Value::Undefined,
+        );
+        let err = judge(Operation::Count, 200, Some(&echoed), &secrets).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Decode);
+        assert_eq!(
+            err.message(),
+            format!("count's result must be an object; got \"{lead}[REDACTED]\"")
         );
     }
 

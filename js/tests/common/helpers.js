@@ -433,6 +433,8 @@ export function echoSteps(token) {
     { name: "percent-encoded in a URL", kind: "http", status: 401,
       body: envelope(401, `{"next":"https://id.example/?t=${encodeURIComponent(token)}","why":"expired"}`) },
     { name: "a count that is the token", kind: "decode", body: envelope(200, JSON.stringify({ totalUsers: token })) },
+    { name: "a count's result that is a text ending in the token, past the quote's 64 characters",
+      kind: "decode", body: envelope(200, JSON.stringify(`${"x".repeat(50)}${token}`)) },
     { name: "across the body cut", kind: "http", status: 500, headers: text, body: `${"#".repeat(65_536 - 20)}${token} is not valid` },
     { name: "as a JSON value", kind: "http", status: 401, body: envelope(401, JSON.stringify({ echo: `Bearer ${token}`, why: "expired" })) },
     { name: "as a JSON key", kind: "http", status: 401, body: envelope(401, JSON.stringify({ [token]: true, why: "expired" })) },

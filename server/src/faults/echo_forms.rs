@@ -5,11 +5,12 @@
 use serde_json::json;
 
 /// The scenarios, by name.
-pub const SCENARIOS: [&str; 5] = [
+pub const SCENARIOS: [&str; 6] = [
     "echo-auth-escaped",
     "echo-auth-every-char",
     "echo-auth-percent",
     "echo-auth-count",
+    "echo-auth-result",
     "echo-auth-cut",
 ];
 
@@ -42,6 +43,13 @@ pub fn answer(scenario: &str, authorization: &str) -> Option<(u16, &'static str,
             200,
             "application/json",
             json!({ "status": 200, "result": { "totalUsers": token } }).to_string(),
+        ),
+        // A count's result that is a text: 50 characters, then the token,
+        // so that a message quoting its first 64 characters cuts the token.
+        "echo-auth-result" => (
+            200,
+            "application/json",
+            json!({ "status": 200, "result": format!("{}{token}", "x".repeat(50)) }).to_string(),
         ),
         // A text body whose 65,536-character cut falls inside the token.
         "echo-auth-cut" => (
