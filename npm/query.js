@@ -37,14 +37,16 @@ function baseUrlOf(client, helper) {
 }
 
 /**
- * `params` as the key holds them: keys sorted, `undefined` and `null` left
+ * `params` as the key holds them, and as the query's calls send them, so
+ * that what a query fetches is what its key names, whatever becomes of the
+ * object given: a copy with its keys sorted, `undefined` and `null` left
  * out (the client sends neither), a boolean `active` as the string the
- * client sends. Anything that is not a plain object stays as it is (the
- * client rejects it with a validation error).
+ * client sends. Anything other than an object made by `{}` or
+ * `Object.create(null)` stays as it is, for the client to judge.
  */
 function paramsKey(params) {
   if (params == null) return {};
-  if (typeof params != "object" || Array.isArray(params)) return params;
+  if (typeof params != "object" || ![Object.prototype, null].includes(Object.getPrototypeOf(params))) return params;
   const key = {};
   for (const name of Object.keys(params).sort()) {
     let value = params[name];
@@ -83,9 +85,10 @@ function withSignal(options, signal, call) {
 }
 
 function queryOptions(helper, operation, method, client, params, options) {
+  const sent = paramsKey(params);
   return {
-    queryKey: [SCOPE, baseUrlOf(client, helper), operation, paramsKey(params)],
-    queryFn: ({ signal } = {}) => withSignal(options, signal, (merged) => client[method](params, merged)),
+    queryKey: [SCOPE, baseUrlOf(client, helper), operation, sent],
+    queryFn: ({ signal } = {}) => withSignal(options, signal, (merged) => client[method](sent, merged)),
     retry: false,
   };
 }
@@ -111,12 +114,13 @@ const FIRST_PAGE = Object.freeze({ page: 0, seen: 0 });
  * (undefined after the last page), which `getNextPageParam` reads.
  */
 export function listPagesInfiniteQueryOptions(client, params, options) {
-  const key = [SCOPE, baseUrlOf(client, "listPagesInfiniteQueryOptions"), "pages", paramsKey(params)];
+  const sent = paramsKey(params);
+  const key = [SCOPE, baseUrlOf(client, "listPagesInfiniteQueryOptions"), "pages", sent];
   return {
     queryKey: key,
     queryFn: async ({ pageParam, signal } = {}) => {
       const { page, seen } = pageParam ?? FIRST_PAGE;
-      const [envelope, next, seenNow] = await withSignal(options, signal, (merged) => client[LIST_PAGE](params, merged, page, seen));
+      const [envelope, next, seenNow] = await withSignal(options, signal, (merged) => client[LIST_PAGE](sent, merged, page, seen));
       return { ...envelope, nextPageParam: next ? { page: next, seen: seenNow } : undefined };
     },
     initialPageParam: FIRST_PAGE,

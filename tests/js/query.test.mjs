@@ -93,6 +93,32 @@ test("equal params give equal keys; other params, operations or base URLs other 
   assert.equal(new Set(others.map(hashKey)).size, others.length);
 });
 
+test("a query sends the params its key names, whatever becomes of the object given", async () => {
+  const client = new UsersClient(fault("echo"));
+  for (const [helper, operation] of [[countUsersQueryOptions, "count"], [listUsersQueryOptions, "list"]]) {
+    const params = { query: "ann", active: true };
+    const options = helper(client, params);
+    params.query = "bob";
+    delete params.active;
+    assert.deepEqual(options.queryKey.at(-1), { active: "true", query: "ann" }, operation);
+    const { result } = await new QueryClient().fetchQuery(options);
+    assert.deepEqual(result.params, { active: "true", query: "ann" }, operation);
+  }
+  const sent = [];
+  const recording = new UsersClient({
+    baseUrl: "http://pages.test",
+    fetch: async (url, init) => {
+      sent.push(JSON.parse(init.body));
+      return Response.json({ status: 200, result: { users: [], totalUsers: 0, page: 1, pageSize: 100 } });
+    },
+  });
+  const params = { query: "ann" };
+  const options = listPagesInfiniteQueryOptions(recording, params);
+  params.query = "bob";
+  await new QueryClient().fetchInfiniteQuery(options);
+  assert.deepEqual(sent, [{ query: "ann", page: 1 }]);
+});
+
 test("a helper given no UsersClient throws a TypeError naming it", () => {
   assert.throws(() => countUsersQueryOptions({ countUsers() {} }), /countUsersQueryOptions.*UsersClient/);
   assert.throws(() => listUsersQueryOptions(undefined), TypeError);
