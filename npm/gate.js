@@ -93,11 +93,15 @@ export function isRetryable(error) {
 // it (which rejects as construction would have thrown); null once freed.
 const inner = new WeakMap();
 
-/** The call `name` on `client`'s glue client, once there is one. */
+/**
+ * The call `name` on `client`'s glue client, once there is one. `client` is
+ * the method's `this`: not a UsersClient where the method was taken off its
+ * client (`const { countUsers } = client`).
+ */
 function call(client, name, ...args) {
   const glue = inner.get(client);
   if (!glue) {
-    return Promise.reject(made("this UsersClient was freed: make a new one to call the API", { param: "client" }));
+    return Promise.reject(made(`${inner.has(client) ? "this UsersClient was freed" : "a method was called off its UsersClient"}: call the API on a live one`, { param: "client" }));
   }
   return glue.then ? glue.then(() => call(client, name, ...args)) : glue[name](...args);
 }
@@ -132,7 +136,7 @@ export class UsersClient {
   async *listPages(params, options) {
     let page = 0, seen = 0, envelope;
     do {
-      [envelope, page, seen] = await this[Symbol.for("user-management-client.listPage")](params, options, page, seen);
+      [envelope, page, seen] = await call(this, "listPage", params, options, page, seen);
       yield envelope;
     } while (page);
   }

@@ -53,6 +53,26 @@ for (const [name, load] of Object.entries(entries)) {
   });
 }
 
+test("a method called without its client rejects with a validation UsersApiError saying so, and sends nothing", async () => {
+  const { UsersClient, UsersApiError } = await entries["ES module"]();
+  let sent = 0;
+  const client = new UsersClient({ baseUrl: api, fetch: (...args) => (sent++, fetch(...args)) });
+  const { countUsers, listUsers, listPages } = client;
+  const walk = async () => { for await (const _ of listPages({})) break; };
+  for (const [method, promise] of [["countUsers", countUsers({})], ["listUsers", listUsers()], ["listPages", walk()]]) {
+    await assert.rejects(promise, (error) => {
+      assert.ok(error instanceof UsersApiError, `${method}: ${error}`);
+      assert.equal(error.kind, "validation", method);
+      assert.equal(error.param, "client", method);
+      assert.equal(error.message, "a method was called off its UsersClient: call the API on a live one", method);
+      return true;
+    });
+  }
+  assert.equal(sent, 0);
+  assert.equal((await countUsers.call(client, { active: "true" })).result.totalUsers, await truth({ active: "true" }));
+  assert.equal(sent, 1);
+});
+
 test("a client made while the .wasm loads: free() before and after it is ready, and bad options", async () => {
   // browser.js in a fresh Node process, whose fetch holds the .wasm back
   // until the clients are made.
