@@ -179,10 +179,49 @@ fn sent<S: Serializer>(
     serializer.collect_map(extra.iter().filter(|(_, value)| !value.is_null()))
 }
 
+/// A whole number as a JSON text may write it, `42`, `42.0` or `4.2e1`,
+/// read as the platform's JSON parser reads it in a JS host (`42.0` is
+/// 42): serde's own integers refuse a number written with a fraction or
+/// an exponent. A number with a fraction, or past 2^53 - 1 where it is
+/// written as a float, is refused.
+fn whole<'de, D: Deserializer<'de>>(deserializer: D) -> Result<i64, D::Error> {
+    struct Whole;
+    impl Visitor<'_> for Whole {
+        type Value = i64;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a whole number")
+        }
+        fn visit_i64<E: de::Error>(self, n: i64) -> Result<i64, E> {
+            Ok(n)
+        }
+        fn visit_u64<E: de::Error>(self, n: u64) -> Result<i64, E> {
+            i64::try_from(n).map_err(|_| E::invalid_value(de::Unexpected::Unsigned(n), &self))
+        }
+        fn visit_f64<E: de::Error>(self, n: f64) -> Result<i64, E> {
+            const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
+            if n.fract() == 0.0 && n.abs() <= MAX_SAFE {
+                // Exact: a whole number within 2^53 is an i64.
+                Ok(n as i64)
+            } else {
+                Err(E::invalid_value(de::Unexpected::Float(n), &self))
+            }
+        }
+    }
+    deserializer.deserialize_i64(Whole)
+}
+
+/// [`whole`], and not below 0.
+fn whole_unsigned<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
+    let n = whole(deserializer)?;
+    u64::try_from(n)
+        .map_err(|_| de::Error::invalid_value(de::Unexpected::Signed(n), &"a whole number from 0"))
+}
+
 /// What every answer carries: `{ status, result }`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Envelope<T> {
     /// The API's own status; 200 on success (the client rejects any other).
+    #[serde(deserialize_with = "whole")]
     pub status: i64,
     /// The operation's result.
     pub result: T,
@@ -193,6 +232,7 @@ pub struct Envelope<T> {
 #[serde(rename_all = "camelCase")]
 pub struct Count {
     /// How many users match.
+    #[serde(deserialize_with = "whole_unsigned")]
     pub total_users: u64,
 }
 
@@ -212,6 +252,7 @@ pub struct Count {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct User {
     /// The user's id.
+    #[serde(deserialize_with = "whole_unsigned")]
     pub id: u64,
     /// Every other field, by its wire name.
     #[serde(flatten)]
@@ -228,10 +269,13 @@ pub struct UserPage {
     /// This page's users.
     pub users: Vec<User>,
     /// The users matching the params, across all pages.
+    #[serde(deserialize_with = "whole_unsigned")]
     pub total_users: u64,
     /// This page's number, from 1.
+    #[serde(deserialize_with = "whole_unsigned")]
     pub page: u64,
     /// The page size the server used.
+    #[serde(deserialize_with = "whole_unsigned")]
     pub page_size: u64,
 }
 
@@ -383,6 +427,26 @@ impl Operation {
 mod tests {
     use super::*;
     use serde::de::value::{BoolDeserializer, Error as ValueError, StrDeserializer};
+
+    #[test]
+    fn whole_numbers_may_be_written_as_floats_and_nothing_else_passes() {
+        let count = |text: &str| serde_json::from_str::<Envelope<Count>>(text);
+        let good = count(r#"{"status":200.0,"result":{"totalUsers":4.2e1}}"#).unwrap();
+        assert_eq!((good.status, good.result.total_users), (200, 42));
+        let big = count(r#"{"status":2e2,"result":{"totalUsers":1.5e15}}"#).unwrap();
+        assert_eq!(big.result.total_users, 1_500_000_000_000_000);
+        for bad in [
+            "42.5",
+            "-1.0",
+            "-1",
+            "9007199254740992.0",
+            "1e300",
+            "\"42\"",
+        ] {
+            let text = format!(r#"{{"status":200,"result":{{"totalUsers":{bad}}}}}"#);
+            assert!(count(&text).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn operations_are_named_as_js_and_the_hook_infos_name_them() {

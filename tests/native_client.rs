@@ -65,6 +65,28 @@ async fn counts_and_a_typed_list_page() {
     assert_eq!(page.result.total_users, 1000);
 }
 
+/// Whole numbers written as floats (`200.0`, `4.2e1`) are the integers
+/// `JSON.parse` reads: in the envelope's status, the count and the
+/// reference server's page.
+#[tokio::test]
+async fn whole_numbers_written_as_floats_are_whole_numbers() {
+    let server = server();
+    let client = client(&format!("{}/faults/whole-floats/native", server.url));
+    let count = client.count_users().send().await.expect("count");
+    assert_eq!((count.status, count.result.total_users), (200, 42));
+    let page = client.list_users().send::<UserPage>().await.expect("list");
+    assert_eq!(page.status, 200);
+    let result = page.result;
+    assert_eq!(
+        (result.total_users, result.page, result.page_size),
+        (42, 1, 10)
+    );
+    assert_eq!(
+        result.users.iter().map(|user| user.id).collect::<Vec<_>>(),
+        [7]
+    );
+}
+
 #[tokio::test]
 async fn a_bad_base_url_is_a_validation_error() {
     let error = UsersClient::new(ClientOptions::new("ftp://example.com")).unwrap_err();

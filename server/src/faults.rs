@@ -65,7 +65,7 @@ impl Counts {
 }
 
 /// The scenarios, for `GET /faults` and the README.
-pub const SCENARIOS: [&str; 30] = [
+pub const SCENARIOS: [&str; 31] = [
     "ok",
     "html-500",
     "envelope-400",
@@ -82,6 +82,7 @@ pub const SCENARIOS: [&str; 30] = [
     "total-negative",
     "total-2p53",
     "total-null",
+    "whole-floats",
     "result-null",
     "slow",
     "dropped",
@@ -254,6 +255,13 @@ async fn answer(
         "total-negative" => total("-1"),
         "total-2p53" => total("9007199254740992"),
         "total-null" => total("null"),
+        // Whole numbers written as floats, which JSON.parse reads as
+        // integers: a good count (42) and a good page, for either call.
+        "whole-floats" => raw(
+            200,
+            "application/json",
+            r#"{"status":200.0,"result":{"totalUsers":4.2e1,"users":[{"id":7.0}],"page":1.0,"pageSize":1e1}}"#,
+        ),
         "result-null" => raw(200, "application/json", r#"{"status":200,"result":null}"#),
         "slow" => {
             let ms = query
