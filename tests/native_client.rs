@@ -87,6 +87,29 @@ async fn whole_numbers_written_as_floats_are_whole_numbers() {
     );
 }
 
+/// A header value the rules allow but the HTTP client refuses (a control
+/// character other than CR, LF and NUL) is a setup error: `validation`
+/// naming the header, never retried, nothing sent, as on WASI.
+#[tokio::test]
+async fn a_header_value_the_http_client_refuses_is_a_validation_error_sent_nowhere() {
+    let server = server();
+    let base = format!("{}/faults/busy/control-char", server.url);
+    let options = ClientOptions::new(base)
+        .header("X-Custom", "a\u{1}b")
+        .retries(2);
+    let error = UsersClient::new(options)
+        .expect("client")
+        .count_users()
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Validation, "{error}");
+    assert_eq!(error.param(), Some("headers"));
+    assert!(error.message().contains("\"X-Custom\""), "{error}");
+    assert!(!error.is_retryable());
+    assert_eq!(server.recorded("busy", "control-char", "attempts").await, 0);
+}
+
 #[tokio::test]
 async fn a_bad_base_url_is_a_validation_error() {
     let error = UsersClient::new(ClientOptions::new("ftp://example.com")).unwrap_err();

@@ -200,7 +200,18 @@ async fn exchange(
             .chars()
             .map(|c| u8::try_from(u32::from(c)).unwrap_or(b'?'))
             .collect();
-        builder = builder.header(name.as_str(), bytes);
+        // The HTTP client refuses control characters the rules allow (the
+        // fetch standard's): a setup error, as on WASI, never retried.
+        let value = reqwest::header::HeaderValue::from_bytes(&bytes).map_err(|_| {
+            Error::validation(
+                "headers",
+                format!(
+                    "the HTTP client refused the value of header {}: a control character",
+                    crate::rules::value::quoted(name)
+                ),
+            )
+        })?;
+        builder = builder.header(name.as_str(), value);
     }
     if !request.body.is_empty() {
         builder = builder.body(request.body.clone());
