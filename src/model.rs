@@ -15,6 +15,7 @@ use std::fmt;
 use serde::de::{self, value::StrDeserializer, Deserializer, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 
+use crate::rules::value::MAX_SAFE_INTEGER;
 use crate::wire::{self, Wire};
 
 /// Which users `active` selects. On the wire: `"all"`, `"true"`, `"false"`;
@@ -198,8 +199,7 @@ fn whole<'de, D: Deserializer<'de>>(deserializer: D) -> Result<i64, D::Error> {
             i64::try_from(n).map_err(|_| E::invalid_value(de::Unexpected::Unsigned(n), &self))
         }
         fn visit_f64<E: de::Error>(self, n: f64) -> Result<i64, E> {
-            const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
-            if n.fract() == 0.0 && n.abs() <= MAX_SAFE {
+            if n.fract() == 0.0 && n.abs() <= MAX_SAFE_INTEGER {
                 // Exact: a whole number within 2^53 is an i64.
                 Ok(n as i64)
             } else {

@@ -10,10 +10,7 @@ use crate::platform::number;
 #[cfg(doc)]
 use crate::rules::secrets::reach;
 use crate::rules::secrets::{redact, redacted};
-use crate::rules::value::{quoted, Value};
-
-/// The largest integer JS numbers hold exactly: 2^53 - 1.
-pub const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+use crate::rules::value::{quoted, Value, MAX_SAFE_INTEGER};
 
 /// The parts of a parsed body the checks look at.
 #[derive(Debug, Clone, PartialEq)]

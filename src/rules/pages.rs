@@ -13,8 +13,8 @@
 
 use crate::error::{Error, ErrorKind};
 use crate::model::UserPage;
-use crate::rules::envelope::MAX_SAFE_INTEGER;
 use crate::rules::options::Naming;
+use crate::rules::value::MAX_SAFE_INTEGER;
 use crate::rules::value::{is_whole, Value};
 
 /// What a walk needs of one page, read from its result and checked by

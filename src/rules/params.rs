@@ -9,8 +9,8 @@
 
 use crate::error::Error;
 use crate::model::{active_expected, Active, ListParams, Operation, ParamsIn};
-use crate::rules::envelope::MAX_SAFE_INTEGER;
 use crate::rules::options::Naming;
+use crate::rules::value::MAX_SAFE_INTEGER;
 use crate::rules::value::{quoted, Value};
 use crate::wire;
 

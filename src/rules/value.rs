@@ -64,6 +64,9 @@ impl Value {
     }
 }
 
+/// The largest integer JS numbers hold exactly: 2^53 - 1.
+pub const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+
 /// `Number.isInteger`.
 pub fn is_whole(n: f64) -> bool {
     n.is_finite() && n.trunc() == n

@@ -30,7 +30,7 @@ use crate::rules::options::Bounds;
 use crate::rules::retry::is_retryable_status;
 use crate::transport::plain::answer::{Answer, Collected};
 use crate::transport::plain::http::Http;
-use crate::transport::plain::request::Request;
+use crate::transport::plain::request::{header_bytes, Request};
 use crate::transport::seam::{Arrived, Failed, Retry};
 
 mod tls;
@@ -194,23 +194,18 @@ async fn exchange(
     let url = &request.url;
     let mut builder = client.post(url);
     for (name, value) in headers {
-        // Header values go out as `fetch` sends them: one byte per
-        // character, all of them Latin-1 (the rules allow no other).
-        let bytes: Vec<u8> = value
-            .chars()
-            .map(|c| u8::try_from(u32::from(c)).unwrap_or(b'?'))
-            .collect();
         // The HTTP client refuses control characters the rules allow (the
         // fetch standard's): a setup error, as on WASI, never retried.
-        let value = reqwest::header::HeaderValue::from_bytes(&bytes).map_err(|_| {
-            Error::validation(
-                "headers",
-                format!(
-                    "the HTTP client refused the value of header {}: a control character",
-                    crate::rules::value::quoted(name)
-                ),
-            )
-        })?;
+        let value =
+            reqwest::header::HeaderValue::from_bytes(&header_bytes(value)).map_err(|_| {
+                Error::validation(
+                    "headers",
+                    format!(
+                        "the HTTP client refused the value of header {}: a control character",
+                        crate::rules::value::quoted(name)
+                    ),
+                )
+            })?;
         builder = builder.header(name.as_str(), value);
     }
     if !request.body.is_empty() {

@@ -47,7 +47,7 @@ use crate::rules::options::{Bounds, Naming};
 use crate::rules::retry::is_retryable_status;
 use crate::transport::plain::answer::{Answer, Collected};
 use crate::transport::plain::http::Http;
-use crate::transport::plain::request::Request;
+use crate::transport::plain::request::{header_bytes, Request};
 use crate::transport::seam::{Arrived, Failed};
 
 /// The transport through `wasi:http` and `wasi:clocks`, on wstd's reactor.
@@ -265,11 +265,7 @@ fn outgoing(
     };
     let fields = Fields::new();
     for (name, value) in headers {
-        let bytes: Vec<u8> = value
-            .chars()
-            .map(|c| u8::try_from(u32::from(c)).unwrap_or(b'?'))
-            .collect();
-        fields.append(name, &bytes).map_err(|error| {
+        fields.append(name, &header_bytes(value)).map_err(|error| {
             Error::validation(
                 "headers",
                 format!(
