@@ -87,27 +87,62 @@ async fn whole_numbers_written_as_floats_are_whole_numbers() {
     );
 }
 
-/// A header value the rules allow but the HTTP client refuses (a control
-/// character other than CR, LF and NUL) is a setup error: `validation`
-/// naming the header, never retried, nothing sent, as on WASI.
+/// Header values beyond visible ASCII, space and tab: a token with `ö`,
+/// characters from U+0080 to U+00FF, a control character.
+const BAD_HEADER_VALUES: [&str; 4] = [
+    "Bearer tökén",
+    "Bearer \u{80}x",
+    "Bearer x\u{FF}",
+    "a\u{1}b",
+];
+
+/// A header value beyond visible ASCII, space and tab, in every form a
+/// header takes (the client's, the call's, a header provider's answer, a
+/// `before_request` answer): `validation`, `param` `"headers"`, the value
+/// nowhere in the message, never retried, nothing sent.
 #[tokio::test]
-async fn a_header_value_the_http_client_refuses_is_a_validation_error_sent_nowhere() {
+async fn a_header_value_beyond_visible_ascii_is_a_validation_error_sent_nowhere() {
     let server = server();
-    let base = format!("{}/faults/busy/control-char", server.url);
-    let options = ClientOptions::new(base)
-        .header("X-Custom", "a\u{1}b")
-        .retries(2);
-    let error = UsersClient::new(options)
+    for (n, bad) in BAD_HEADER_VALUES.into_iter().enumerate() {
+        let base = format!("{}/faults/busy/bad-value-{n}", server.url);
+        let refused =
+            UsersClient::new(ClientOptions::new(&base).header("X-Custom", bad)).unwrap_err();
+        let call = client(&base).count_users().header("X-Custom", bad).send();
+        let provided = UsersClient::new(ClientOptions::new(&base).retries(2).header_provider(
+            move || async move { vec![("Authorization".to_string(), bad.to_string())] },
+        ))
         .expect("client")
         .count_users()
-        .send()
-        .await
-        .unwrap_err();
-    assert_eq!(error.kind(), ErrorKind::Validation, "{error}");
-    assert_eq!(error.param(), Some("headers"));
-    assert!(error.message().contains("\"X-Custom\""), "{error}");
-    assert!(!error.is_retryable());
-    assert_eq!(server.recorded("busy", "control-char", "attempts").await, 0);
+        .send();
+        let hooked = UsersClient::new(
+            ClientOptions::new(&base).retries(2).hooks(
+                Hooks::default()
+                    .before_request(move |_| vec![("X-Custom".to_string(), bad.to_string())]),
+            ),
+        )
+        .expect("client")
+        .count_users()
+        .send();
+        let errors = [
+            refused,
+            call.await.unwrap_err(),
+            provided.await.unwrap_err(),
+            hooked.await.unwrap_err(),
+        ];
+        for error in errors {
+            assert_eq!(error.kind(), ErrorKind::Validation, "{bad:?}: {error}");
+            assert_eq!(error.param(), Some("headers"), "{bad:?}: {error}");
+            assert!(!error.message().contains(bad), "{error}");
+            assert!(!error.message().contains("Bearer"), "{error}");
+            assert!(!error.is_retryable());
+        }
+        let key = format!("bad-value-{n}");
+        assert_eq!(
+            server.recorded("busy", &key, "attempts").await,
+            0,
+            "{bad:?}"
+        );
+    }
 }
 
 #[tokio::test]
@@ -732,4 +767,92 @@ async fn retries_per_call_override_the_clients() {
             "{key}"
         );
     }
+}
+
+/// In `query` mode the URL carries the params: no message, `Display` or
+/// `Debug` of an error quotes the query string (a refused connection, a
+/// timeout, a 503 and a body that is not JSON), and where a message quotes
+/// the URL, its path is there.
+#[tokio::test]
+async fn no_param_value_in_what_a_call_reports() {
+    let server = server();
+    let secret = "ann-secret-name";
+    let refused = refused_url();
+    for (base, kind, quotes_url) in [
+        (refused.clone(), ErrorKind::Network, true),
+        (
+            format!("{}/faults/held/query-mode", server.url),
+            ErrorKind::Timeout,
+            true,
+        ),
+        (
+            format!("{}/faults/busy/query-mode", server.url),
+            ErrorKind::Http,
+            false,
+        ),
+        (
+            format!("{}/faults/not-json/query-mode", server.url),
+            ErrorKind::Decode,
+            false,
+        ),
+    ] {
+        let options = ClientOptions::new(&base)
+            .params_in(ParamsIn::Query)
+            .timeout(Duration::from_millis(200))
+            .retries(0);
+        let error = UsersClient::new(options)
+            .expect("client")
+            .count_users()
+            .query(secret)
+            .send()
+            .await
+            .unwrap_err();
+        assert_eq!(error.kind(), kind, "{error}");
+        let reported = [
+            error.to_string(),
+            format!("{error:?}"),
+            format!("{:#}", error),
+            std::error::Error::source(&error)
+                .map(|s| format!("{s} {s:?}"))
+                .unwrap_or_default(),
+        ];
+        for text in reported {
+            assert!(!text.contains(secret), "{text}");
+            assert!(
+                !text.contains("?query") && !text.contains("query="),
+                "{text}"
+            );
+        }
+        if quotes_url {
+            let path = format!("POST {base}/api/users/count");
+            assert!(error.message().contains(&path), "{error}");
+        }
+    }
+}
+
+/// A typed list whose result does not fit the caller's type: `decode`,
+/// with the HTTP status, the envelope's status and the body, as in JS.
+#[tokio::test]
+async fn a_typed_decode_failure_carries_the_statuses_and_the_body() {
+    #[derive(Debug, Deserialize)]
+    #[allow(dead_code)]
+    struct Strict {
+        not_in_a_page: String,
+    }
+    let server = server();
+    let error = client(&server.url)
+        .list_users()
+        .page_size(2)
+        .send::<Strict>()
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Decode, "{error}");
+    assert!(error.message().contains("not_in_a_page"), "{error}");
+    assert_eq!(error.http_status(), Some(200));
+    assert_eq!(error.api_status(), Some(200));
+    let body: serde_json::Value =
+        serde_json::from_str(error.body().expect("the body")).expect("JSON");
+    assert_eq!(body["status"], 200);
+    assert_eq!(body["result"]["pageSize"], 2);
+    assert_eq!(body["result"]["users"].as_array().map(Vec::len), Some(2));
 }

@@ -230,3 +230,110 @@ async fn an_answer_over_the_body_limit_is_never_made_again_even_when_a_hook_asks
         1
     );
 }
+
+/// How a test's caller code never settles: in the header provider, in
+/// `before_request` or in `after_response`.
+#[derive(Clone, Copy, Debug)]
+enum Stuck {
+    Provider,
+    BeforeRequest,
+    AfterResponse,
+}
+
+/// A count whose `stuck` code never settles, with a 200 ms timeout and
+/// `retries` retries: what it came to, how often the stuck code was
+/// called, and the requests the server received.
+async fn stuck_call(stuck: Stuck, retries: u32, key: &str) -> (ErrorKind, String, u32, u64) {
+    let server = server();
+    let called = Arc::new(Mutex::new(0));
+    let counted = Arc::clone(&called);
+    let never = move || {
+        *counted.lock().unwrap() += 1;
+        std::future::pending::<()>()
+    };
+    let options = ClientOptions::new(format!("{}/faults/ok/{key}", server.url))
+        .timeout(Duration::from_millis(200))
+        .retries(retries);
+    let options = match stuck {
+        Stuck::Provider => options.header_provider(move || {
+            let pending = never();
+            async move {
+                pending.await;
+                HeaderList::new()
+            }
+        }),
+        Stuck::BeforeRequest => options.hooks(Hooks::default().before_request(move |_| {
+            let pending = never();
+            async move {
+                pending.await;
+                HeaderList::new()
+            }
+        })),
+        Stuck::AfterResponse => options.hooks(Hooks::default().after_response(move |_| {
+            let pending = never();
+            async move {
+                pending.await;
+                ResponseAction::Keep
+            }
+        })),
+    };
+    let error = UsersClient::new(options)
+        .expect("client")
+        .count_users()
+        .send()
+        .await
+        .unwrap_err();
+    let calls = *called.lock().unwrap();
+    let attempts = server.recorded("ok", key, "attempts").await;
+    (error.kind(), error.to_string(), calls, attempts)
+}
+
+/// An attempt's timeout bounds the caller's code it waits for: a header
+/// provider, `before_request` or `after_response` that never settles ends
+/// the attempt as `timeout`, which the retry rule retries like any.
+#[tokio::test]
+async fn a_hook_or_provider_that_never_settles_ends_its_attempt_as_a_timeout() {
+    for (stuck, waited_for) in [
+        (Stuck::Provider, "the header provider"),
+        (Stuck::BeforeRequest, "the before_request hook"),
+        (Stuck::AfterResponse, "the after_response hook"),
+    ] {
+        let sent = |attempts: u64| match stuck {
+            Stuck::AfterResponse => attempts,
+            Stuck::Provider | Stuck::BeforeRequest => 0,
+        };
+        let key = format!("stuck-{stuck:?}-0");
+        let (kind, message, calls, attempts) = stuck_call(stuck, 0, &key).await;
+        assert_eq!(kind, ErrorKind::Timeout, "{stuck:?}: {message}");
+        assert!(message.contains(waited_for), "{message}");
+        assert!(message.contains("timeout (200 ms)"), "{message}");
+        assert_eq!((calls, attempts), (1, sent(1)), "{stuck:?}");
+        let key = format!("stuck-{stuck:?}-1");
+        let (kind, _, calls, attempts) = stuck_call(stuck, 1, &key).await;
+        assert_eq!(kind, ErrorKind::Timeout, "{stuck:?}");
+        assert_eq!((calls, attempts), (2, sent(2)), "{stuck:?}");
+    }
+}
+
+/// A `before_retry` still pending when a whole timeout has passed ends the
+/// call with the error it was to retry: the 503, after one attempt.
+#[tokio::test]
+async fn a_before_retry_that_never_settles_ends_the_call_with_the_error_it_was_to_retry() {
+    let server = server();
+    let options = ClientOptions::new(format!("{}/faults/busy/stuck-before-retry", server.url))
+        .timeout(Duration::from_millis(200))
+        .retries(2)
+        .hooks(Hooks::default().before_retry(|_| std::future::pending::<()>()));
+    let error = UsersClient::new(options)
+        .expect("client")
+        .count_users()
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Http, "{error}");
+    assert_eq!(error.http_status(), Some(503));
+    let attempts = server
+        .recorded("busy", "stuck-before-retry", "attempts")
+        .await;
+    assert_eq!(attempts, 1);
+}

@@ -194,6 +194,20 @@ impl Naming {
         }
     }
 
+    /// What an attempt waits for, by the names this API gives it.
+    pub fn waiting(self, what: Waiting) -> &'static str {
+        match (self, what) {
+            (Naming::Js, Waiting::Headers) => "the headers function",
+            (_, Waiting::Headers) => "the header provider",
+            (Naming::Js, Waiting::BeforeRequest) => "the beforeRequest hook",
+            (_, Waiting::BeforeRequest) => "the before_request hook",
+            (Naming::Js, Waiting::AfterResponse) => "the afterResponse hook",
+            (_, Waiting::AfterResponse) => "the after_response hook",
+            (Naming::Js, Waiting::BeforeRetry) => "the beforeRetry hook",
+            (_, Waiting::BeforeRetry) => "the before_retry hook",
+        }
+    }
+
     /// The name of the walk through the list's pages: the JS API's
     /// `listPages`, else the list builder's `pages`.
     pub fn list_pages(self) -> &'static str {
@@ -204,12 +218,28 @@ impl Naming {
     }
 }
 
+/// What an attempt waits for besides its answer: the caller's code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Waiting {
+    /// A header function (provider).
+    Headers,
+    /// The `beforeRequest` hook.
+    BeforeRequest,
+    /// The `afterResponse` hook.
+    AfterResponse,
+    /// The `beforeRetry` hook.
+    BeforeRetry,
+}
+
 /// What bounds one attempt: its timeout and how much of a body it reads,
 /// with the names the caller knows the options by.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Bounds {
     /// The timeout in milliseconds (0: none), as [`duration_ms`] makes it.
     pub timeout_ms: u32,
+    /// What is left of it for the wait at hand (0: none): the attempt's
+    /// header functions and hooks have spent the rest ([`Bounds::after`]).
+    pub timer_ms: u32,
     /// The most bytes of a body read (0: no limit).
     pub max_body_bytes: u64,
     /// The options' names in messages.
@@ -217,6 +247,44 @@ pub struct Bounds {
 }
 
 impl Bounds {
+    /// An attempt's bounds with `timeout_ms` as its timeout, none spent.
+    pub fn new(timeout_ms: u32, max_body_bytes: u64, naming: Naming) -> Bounds {
+        Bounds {
+            timeout_ms,
+            timer_ms: timeout_ms,
+            max_body_bytes,
+            naming,
+        }
+    }
+
+    /// These bounds once `elapsed` of the attempt has passed: the timer is
+    /// what is left of the timeout, at least 1 ms (0 would mean none).
+    pub fn after(self, elapsed: Duration) -> Bounds {
+        if self.timeout_ms == 0 {
+            return self;
+        }
+        let spent = u32::try_from(elapsed.as_millis()).unwrap_or(u32::MAX);
+        Bounds {
+            timer_ms: self.timeout_ms.saturating_sub(spent).max(1),
+            ..self
+        }
+    }
+
+    /// The error of an attempt whose timeout ran out while it waited for
+    /// `what` (a header function, a hook): a `timeout`, retried by the rule
+    /// like any.
+    pub fn ran_out(self, what: Waiting) -> Error {
+        Error::new(
+            ErrorKind::Timeout,
+            format!(
+                "the attempt's {} ({} ms) ran out waiting for {}",
+                self.naming.timeout(),
+                self.timeout_ms,
+                self.naming.waiting(what)
+            ),
+        )
+    }
+
     /// Whether a body of `bytes` bytes (so far, or as its
     /// `Content-Length` says) is within the limit.
     pub fn allows(self, bytes: u64) -> bool {
@@ -225,6 +293,7 @@ impl Bounds {
 
     /// The error of an attempt that had no answer within its timeout.
     pub fn timed_out(self, url: &str) -> Error {
+        let url = shown_url(url);
         Error::new(
             ErrorKind::Timeout,
             format!(
@@ -238,6 +307,7 @@ impl Bounds {
     /// The error of an answer whose body is larger than the limit: a
     /// `decode` error with the HTTP status and no body (none was kept).
     pub fn too_large(self, http_status: u16, url: &str) -> Error {
+        let url = shown_url(url);
         Error::new(
             ErrorKind::Decode,
             format!(
@@ -349,6 +419,22 @@ pub fn join(base_href: &str, path: &str) -> String {
     )
 }
 
+/// A request URL as what a call reports shows it: without its query
+/// string, which in `query` mode carries the params (a name, a phone
+/// number); the path stays. (Hooks see the whole URL.)
+pub fn shown_url(url: &str) -> &str {
+    url.split_once('?').map_or(url, |(path, _)| path)
+}
+
+/// `detail` (what a platform said of a failed request to `url`) with
+/// that URL as [`shown_url`] shows it.
+pub fn without_query(detail: &str, url: &str) -> String {
+    if shown_url(url).len() == url.len() {
+        return detail.to_string();
+    }
+    detail.replace(url, shown_url(url))
+}
+
 /// A header name must be an HTTP token (RFC 9110 §5.6.2).
 pub fn check_header_name(name: &str) -> Result<(), Error> {
     let is_tchar = |b: u8| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b);
@@ -361,26 +447,30 @@ pub fn check_header_name(name: &str) -> Result<(), Error> {
     ))
 }
 
-/// A header value: no CR, LF or NUL and nothing beyond Latin-1. The message
-/// names the header but never shows the value: it may be a credential.
+/// What a header value may hold: visible ASCII, space and tab (what RFC
+/// 9110 asks of new fields, and what every build and host sends alike).
+fn is_header_value_char(c: char) -> bool {
+    c == '\t' || (' '..='~').contains(&c)
+}
+
+/// A header value: visible ASCII, space and tab only. The message names
+/// the header but never shows the value: it may be a credential.
 pub fn check_header_value(name: &str, value: &str) -> Result<(), Error> {
-    let bad = value
-        .chars()
-        .any(|c| c == '\r' || c == '\n' || c == '\0' || c as u32 > 0xFF);
-    if !bad {
+    if value.chars().all(is_header_value_char) {
         return Ok(());
     }
     Err(Error::validation(
         "headers",
         format!(
-            "the value of header {} has CR, LF, NUL or a character beyond Latin-1",
+            "the value of header {} has a character other than visible ASCII, space and tab \
+             (a control character, or one beyond ASCII: percent-encode such a value)",
             quoted(name)
         ),
     ))
 }
 
-/// Every header of a list: names HTTP tokens, values Latin-1 without CR,
-/// LF or NUL.
+/// Every header of a list: names HTTP tokens, values visible ASCII, space
+/// and tab.
 pub fn check_headers(headers: &[(String, String)]) -> Result<(), Error> {
     for (name, value) in headers {
         check_header_name(name)?;
@@ -467,11 +557,7 @@ mod tests {
 
     #[test]
     fn bounds_allow_up_to_the_limit_and_name_the_callers_options() {
-        let bounds = Bounds {
-            timeout_ms: 250,
-            max_body_bytes: 100,
-            naming: Naming::Rust,
-        };
+        let bounds = Bounds::new(250, 100, Naming::Rust);
         assert!(bounds.allows(0));
         assert!(bounds.allows(100));
         assert!(!bounds.allows(101));
@@ -629,29 +715,102 @@ mod tests {
     }
 
     #[test]
+    fn an_attempts_timer_is_what_its_waits_left_of_the_timeout() {
+        let bounds = Bounds::new(200, 0, Naming::Js);
+        assert_eq!(bounds.timer_ms, 200);
+        assert_eq!(bounds.after(Duration::ZERO).timer_ms, 200);
+        assert_eq!(bounds.after(Duration::from_micros(50_999)).timer_ms, 150);
+        // Never 0, which would mean no timeout.
+        assert_eq!(bounds.after(Duration::from_millis(200)).timer_ms, 1);
+        assert_eq!(bounds.after(Duration::from_secs(1 << 40)).timer_ms, 1);
+        // The message names the option as set.
+        assert_eq!(bounds.after(Duration::from_millis(120)).timeout_ms, 200);
+        let none = Bounds::new(0, 0, Naming::Js);
+        assert_eq!(none.after(Duration::from_secs(5)).timer_ms, 0);
+        let error = bounds.ran_out(Waiting::BeforeRequest);
+        assert_eq!(error.kind(), ErrorKind::Timeout);
+        assert_eq!(
+            error.message(),
+            "the attempt's timeoutMs (200 ms) ran out waiting for the beforeRequest hook"
+        );
+        let rust = Bounds::new(5, 0, Naming::Rust);
+        for (what, js, rust_name) in [
+            (
+                Waiting::Headers,
+                "the headers function",
+                "the header provider",
+            ),
+            (
+                Waiting::BeforeRequest,
+                "the beforeRequest hook",
+                "the before_request hook",
+            ),
+            (
+                Waiting::AfterResponse,
+                "the afterResponse hook",
+                "the after_response hook",
+            ),
+            (
+                Waiting::BeforeRetry,
+                "the beforeRetry hook",
+                "the before_retry hook",
+            ),
+        ] {
+            assert_eq!(Naming::Js.waiting(what), js);
+            assert_eq!(Naming::Rust.waiting(what), rust_name);
+            assert_eq!(Naming::Wit.waiting(what), rust_name);
+            assert!(rust
+                .ran_out(what)
+                .message()
+                .starts_with("the attempt's timeout (5 ms)"));
+        }
+    }
+
+    #[test]
+    fn what_a_call_reports_shows_no_query_string() {
+        let url = "http://h/api/users/count?query=ann-secret-name&active=true";
+        assert_eq!(shown_url(url), "http://h/api/users/count");
+        assert_eq!(shown_url("http://h/p/api/users"), "http://h/p/api/users");
+        assert_eq!(
+            without_query(&format!("sending to {url} (refused)"), url),
+            "sending to http://h/api/users/count (refused)"
+        );
+        assert_eq!(without_query("refused", "http://h/x"), "refused");
+        let bounds = Bounds::new(5, 1, Naming::Js);
+        for error in [bounds.timed_out(url), bounds.too_large(200, url)] {
+            assert!(!error.message().contains("ann-secret-name"), "{error}");
+            assert!(!error.message().contains('?'), "{error}");
+            assert!(
+                error.message().contains("POST http://h/api/users/count"),
+                "{error}"
+            );
+        }
+    }
+
+    #[test]
     fn header_rules() {
         assert!(check_header_name("X-Request-Id").is_ok());
         for bad in ["", "a b", "x:y", "é", "a\r\nb"] {
             assert!(check_header_name(bad).is_err(), "{bad:?}");
         }
         assert!(check_header_value("a", "Bearer abc").is_ok());
-        assert!(check_header_value("a", "café").is_ok());
-        // Latin-1's last character, and the first beyond it.
-        assert!(check_header_value("a", "\u{FF}").is_ok());
-        for bad in ["a\rb", "a\nb", "a\0b", "☃", "\u{FFFD}", "\u{100}"] {
+        // The first and last of visible ASCII, space and tab.
+        assert!(check_header_value("a", "! ~\t").is_ok());
+        assert!(check_header_value("a", "").is_ok());
+        for bad in [
+            "a\rb", "a\nb", "a\0b", "\u{1}", "\u{1F}", "\u{7F}", "\u{80}", "\u{FF}", "tökén",
+            "café", "☃", "\u{FFFD}", "\u{100}",
+        ] {
             let err = check_header_value("authorization", &format!("Bearer {bad}")).unwrap_err();
             assert_eq!(err.param(), Some("headers"));
             assert!(!err.message().contains("Bearer"));
+            assert!(err.message().contains("\"authorization\""), "{err}");
         }
     }
 
     #[test]
     fn the_default_body_limit_is_64_mib() {
-        let bounds = Bounds {
-            timeout_ms: 0,
-            max_body_bytes: DEFAULT_MAX_BODY_BYTES,
-            naming: Naming::Rust,
-        };
+        let bounds = Bounds::new(0, DEFAULT_MAX_BODY_BYTES, Naming::Rust);
         assert!(bounds.allows(64 << 20));
         assert!(!bounds.allows((64 << 20) + 1));
     }
@@ -681,8 +840,8 @@ mod properties {
         }
 
         #[test]
-        fn header_values_are_latin1_without_cr_lf_nul(value in "\\PC{0,20}|[\\x00-\\xff]{0,20}") {
-            let ok = value.chars().all(|c| c as u32 <= 0xFF && !['\r', '\n', '\0'].contains(&c));
+        fn header_values_are_visible_ascii_space_and_tab(value in "\\PC{0,20}|[\\x00-\\xff]{0,20}") {
+            let ok = value.bytes().all(|b| b == b'\t' || (0x20..0x7F).contains(&b));
             let checked = check_header_value("x-a", &value);
             prop_assert_eq!(checked.is_ok(), ok);
             if let Err(err) = checked {

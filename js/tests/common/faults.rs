@@ -377,3 +377,58 @@ async fn a_token_echoed_by_the_server_is_redacted() {
         assert!(!r.everything.contains(TOKEN), "leaked: {}", r.everything);
     }
 }
+
+/// In `query` mode the URL carries the params: no message (nor the error
+/// as `String`, its stack or JSON) quotes the query string, for a dropped
+/// connection, a server that never answers, a 503 and a body that is not
+/// JSON; and a `fetch` whose message quotes the URL (as Deno's does) has it
+/// shown without its query string, the path kept.
+#[wasm_bindgen_test]
+async fn no_param_value_in_what_a_call_reports() {
+    let secret = "ann-secret-name";
+    let params = obj(&[("query", &secret.into())]);
+    let query = JsValue::from("query");
+    let (zero, timeout) = (JsValue::from(0), JsValue::from(200));
+    for (scenario, kind) in [
+        ("dropped", "network"),
+        ("held", "timeout"),
+        ("busy", "http"),
+        ("not-json", "decode"),
+    ] {
+        let base = fault(scenario);
+        let options = obj(&[
+            ("paramsIn", &query),
+            ("retries", &zero),
+            ("timeoutMs", &timeout),
+        ]);
+        let r = rejects(count_users(base.as_str().into(), params.clone(), options)).await;
+        assert_eq!(r.kind, kind, "{scenario}: {}", r.message);
+        assert!(
+            !r.everything.contains(secret),
+            "{scenario}: {}",
+            r.everything
+        );
+        assert_eq!(attempts(&base).await, 1.0, "{scenario}");
+    }
+    let fetch = fetch_quoting_the_url();
+    let options = obj(&[("paramsIn", &query), ("retries", &zero), ("fetch", &fetch)]);
+    let r = rejects(count_users(FAKE.into(), params, options)).await;
+    assert_eq!(r.kind, "network", "{}", r.message);
+    assert!(
+        !r.message.contains(secret) && !r.message.contains('?'),
+        "{}",
+        r.message
+    );
+    let path = format!("{}/api/users/count", FAKE.trim_end_matches('/'));
+    assert!(
+        r.message.contains(&format!("POST {path}:")),
+        "{}",
+        r.message
+    );
+    assert!(
+        r.message.contains(&format!("url ({path}):")),
+        "{}",
+        r.message
+    );
+    good_call_still_works().await;
+}

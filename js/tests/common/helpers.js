@@ -140,6 +140,15 @@ export function settlesBefore(promise, ms) {
   });
 }
 
+/** An instance of a class whose constructor sets `active`, and a null-prototype object with the same key. */
+export function classInstance() { return new (class P { constructor() { this.active = "true"; } })(); }
+export function nullPrototypeParams() { return Object.assign(Object.create(null), { active: "true" }); }
+
+/** A `fetch` that fails as Deno's does, its message quoting the request URL. */
+export function fetchQuotingTheUrl() {
+  return (url) => Promise.reject(new TypeError(`error sending request for url (${url}): connection refused`));
+}
+
 /** A header provider that counts its calls. */
 export function countingProvider(headers) {
   // "{n}" in a value of a plain JSON object becomes the call's number (1
@@ -155,6 +164,12 @@ export function countingProvider(headers) {
   return provider;
 }
 export function providerCount(p) { return p.count; }
+/** A function (header function or hook) whose promise never settles, counting its calls in `count`. */
+export function stuckFunction() {
+  const stuck = () => { stuck.count += 1; return new Promise(() => {}); };
+  stuck.count = 0;
+  return stuck;
+}
 /** A provider whose promise never settles. */
 export function hangingProvider() { return () => new Promise(() => {}); }
 /** A params object whose getter throws. */

@@ -36,6 +36,16 @@ mod validation;
 extern "C" {
     #[wasm_bindgen(js_name = fakeFetch)]
     pub fn fake_fetch(script: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = fetchQuotingTheUrl)]
+    pub fn fetch_quoting_the_url() -> JsValue;
+    #[wasm_bindgen(js_name = stuckFunction)]
+    pub fn stuck_function() -> JsValue;
+    #[wasm_bindgen(js_name = classInstance)]
+    pub fn class_instance() -> JsValue;
+    #[wasm_bindgen(js_name = nullPrototypeParams)]
+    pub fn null_prototype_params() -> JsValue;
+    /// A function that returns `value` (a hook's answer).
+    pub fn returning(value: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = callCount)]
     pub fn call_count(fake: &JsValue) -> u32;
     pub fn call(fake: &JsValue, i: u32) -> JsValue;

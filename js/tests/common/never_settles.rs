@@ -124,6 +124,92 @@ async fn rust_a_fetch_or_body_that_never_settles_is_aborted_at_once() {
     }
 }
 
+/// Where a test's stuck function goes: the headers option, or a hook.
+const STUCK: [&str; 3] = ["headers", "beforeRequest", "afterResponse"];
+
+/// A count whose `place` is a function that never settles, with
+/// `timeoutMs` 200 and `retries`: the rejection, the stuck function's
+/// calls and the requests sent.
+async fn stuck_count(place: &str, retries: u32) -> (Rejection, u32, u32) {
+    let fake = scripted(&format!(r#"[{{"body":{:?}}}]"#, count_body(1)));
+    let stuck = stuck_function();
+    let (timeout, retries) = (JsValue::from(200), JsValue::from(retries));
+    let hooks = obj(&[(place, &stuck)]);
+    let (key, value) = match place {
+        "headers" => ("headers", &stuck),
+        _ => ("hooks", &hooks),
+    };
+    let extra = [(key, value), ("timeoutMs", &timeout), ("retries", &retries)];
+    let r = rejects(fake_count(&fake, "{}", &extra)).await;
+    (r, provider_count(&stuck), call_count(&fake))
+}
+
+/// The attempt's `timeoutMs` bounds the caller's code it waits for: a
+/// headers function, `beforeRequest` or `afterResponse` that never
+/// settles ends the attempt as `timeout`, retried by the rule like any.
+#[wasm_bindgen_test]
+async fn a_header_function_or_hook_that_never_settles_ends_its_attempt_as_a_timeout() {
+    for place in STUCK {
+        let sent = |n: u32| if place == "afterResponse" { n } else { 0 };
+        let (r, calls, requests) = stuck_count(place, 0).await;
+        assert_eq!(r.kind, "timeout", "{place}: {}", r.message);
+        assert!(r.message.contains("timeoutMs (200 ms)"), "{}", r.message);
+        let waited_for = if place == "headers" {
+            "the headers function".to_string()
+        } else {
+            format!("the {place} hook")
+        };
+        assert!(r.message.contains(&waited_for), "{}", r.message);
+        assert_eq!((calls, requests), (1, sent(1)), "{place}");
+        let (r, calls, requests) = stuck_count(place, 1).await;
+        assert_eq!(r.kind, "timeout", "{place}: {}", r.message);
+        assert_eq!((calls, requests), (2, sent(2)), "{place}: two attempts");
+    }
+    // With no timeout, only the caller's signal ends the wait.
+    let zero = JsValue::from(0);
+    for place in STUCK {
+        let fake = scripted(&format!(r#"[{{"body":{:?}}}]"#, count_body(1)));
+        let stuck = stuck_function();
+        let hooks = obj(&[(place, &stuck)]);
+        let (key, value) = match place {
+            "headers" => ("headers", &stuck),
+            _ => ("hooks", &hooks),
+        };
+        let controller = abort_controller();
+        let signal = get(&controller, "signal");
+        let extra = [(key, value), ("timeoutMs", &zero), ("signal", &signal)];
+        let promise = fake_count(&fake, "{}", &extra);
+        abort_later(&controller, 250);
+        let r = rejects(promise).await;
+        assert_eq!(r.kind, "aborted", "{place}: {}", r.message);
+        assert_eq!(provider_count(&stuck), 1, "{place}");
+    }
+    good_call_still_works().await;
+}
+
+/// A `beforeRetry` still pending after a whole `timeoutMs` ends the call
+/// with the error it was to retry.
+#[wasm_bindgen_test]
+async fn a_before_retry_that_never_settles_ends_the_call_with_the_error_it_was_to_retry() {
+    let fake = scripted(r#"[{"status":503,"body":"busy"}]"#);
+    let stuck = stuck_function();
+    let hooks = obj(&[("beforeRetry", &stuck)]);
+    let (timeout, retries) = (JsValue::from(200), JsValue::from(2));
+    let extra = [
+        ("hooks", &hooks),
+        ("timeoutMs", &timeout),
+        ("retries", &retries),
+    ];
+    let r = rejects(fake_count(&fake, "{}", &extra)).await;
+    assert_eq!(
+        (r.kind.as_str(), r.http_status),
+        ("http", Some(503.0)),
+        "{}",
+        r.message
+    );
+    assert_eq!((provider_count(&stuck), call_count(&fake)), (1, 1));
+}
+
 struct NoWake;
 
 impl Wake for NoWake {

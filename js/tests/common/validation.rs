@@ -38,6 +38,19 @@ async fn params_must_be_a_plain_object() {
     for bad in [js("[]"), "active=true".into(), JsValue::from(7)] {
         refused_count(bad, "params").await;
     }
+    // A class instance, though its tag is "[object Object]" and its key
+    // is a good one; a null-prototype object is plain.
+    let r = refused_count(class_instance(), "params").await;
+    assert!(r.message.contains("prototype"), "{}", r.message);
+    let fake = scripted(&format!(r#"[{{"body":{:?}}}]"#, count_body(3)));
+    let ok = resolves(count_users(
+        FAKE.into(),
+        null_prototype_params(),
+        with_fake(&fake, &[]),
+    ))
+    .await;
+    assert_eq!(json(&get(&ok, "result")), r#"{"totalUsers":3}"#);
+    assert_eq!(call_count(&fake), 1);
     let fake = scripted(&format!(r#"[{{"body":{:?}}}]"#, count_body(1)));
     let r = rejects(list_users(FAKE.into(), js("[1]"), with_fake(&fake, &[]))).await;
     assert_eq!(r.param.as_deref(), Some("params"));
@@ -142,7 +155,7 @@ async fn base_url_must_be_absolute_http_without_query_or_fragment() {
 }
 
 #[wasm_bindgen_test]
-async fn headers_must_be_tokens_and_latin1_values() {
+async fn headers_must_be_tokens_and_visible_ascii_values() {
     for (headers, shown) in [
         (r#"{"bad name":"x"}"#, "bad name"),
         (r#"{"x-a":"line\r\nInjected: 1"}"#, "x-a"),
@@ -170,6 +183,57 @@ async fn headers_must_be_tokens_and_latin1_values() {
         assert_eq!(r.param.as_deref(), Some("headers"));
         assert_eq!(call_count(&fake), 0);
     }
+}
+
+/// A value beyond visible ASCII, space and tab (a token with `ö`, U+0080
+/// to U+00FF, a control character), as every form gives headers: the
+/// client's, the call's, a header function's answer and a `beforeRequest`
+/// answer. Each is `validation`, `param` `"headers"`, never retried, the
+/// value in no message, and nothing sent.
+#[wasm_bindgen_test]
+async fn header_values_beyond_visible_ascii_are_refused_in_every_form() {
+    for bad in [
+        "Bearer tökén",
+        "Bearer \u{80}x",
+        "Bearer x\u{FF}",
+        "a\u{1}b",
+    ] {
+        let headers = obj(&[("Authorization", &bad.into())]);
+        let answer = obj(&[("headers", &headers)]);
+        let hooks = obj(&[("beforeRequest", &returning(&answer))]);
+        let fake = scripted(&format!(r#"[{{"body":{:?}}}]"#, count_body(1)));
+        let two = JsValue::from(2);
+        let client_headers = with_fake(&fake, &[("headers", &headers)]);
+        let provider = with_fake(
+            &fake,
+            &[("headers", &counting_provider(&headers)), ("retries", &two)],
+        );
+        let hooked = with_fake(&fake, &[("hooks", &hooks), ("retries", &two)]);
+        let client = UsersClient::new(with_fake(&fake, &[("baseUrl", &FAKE.into())])).unwrap();
+        let refused = [
+            count_users(FAKE.into(), JsValue::UNDEFINED, client_headers),
+            client.count_users(JsValue::UNDEFINED, obj(&[("headers", &headers)])),
+            count_users(FAKE.into(), JsValue::UNDEFINED, provider),
+            count_users(FAKE.into(), JsValue::UNDEFINED, hooked),
+        ];
+        for promise in refused {
+            let r = rejects(promise).await;
+            assert_eq!(
+                (r.kind.as_str(), r.param.as_deref()),
+                ("validation", Some("headers")),
+                "{bad:?}: {}",
+                r.message
+            );
+            assert!(r.message.contains("\"Authorization\""), "{}", r.message);
+            assert!(
+                !r.message.contains(bad) && !r.message.contains("Bearer"),
+                "{}",
+                r.message
+            );
+        }
+        assert_eq!(call_count(&fake), 0, "{bad:?}");
+    }
+    good_call_still_works().await;
 }
 
 #[wasm_bindgen_test]

@@ -113,7 +113,7 @@ pub async fn attempt(
             &headers.lines,
             &request.body,
             request.credentials,
-            bounds.timeout_ms,
+            bounds.timer_ms,
             signal,
             cap,
             arrived.is_some(),

@@ -35,13 +35,13 @@ use crate::error::{Error, ErrorKind};
 use crate::host::{failure_detail, Rejection, Signal};
 use crate::model::{Credentials, Envelope, Operation, ParamsIn};
 use crate::rules::headers::Resolved;
-use crate::rules::options::Bounds;
+use crate::rules::options::{shown_url, without_query, Bounds};
 use crate::rules::value::Value;
 use crate::transport::seam::{Arrived, Failed, Retry, Transport};
 
 use exchange::{attempt, Answer, Failure};
 use request::{Headers, Request};
-use wait::{is_aborted, Stop};
+use wait::{is_aborted, Stop, Stopped};
 
 #[wasm_bindgen]
 extern "C" {
@@ -111,11 +111,19 @@ impl Transport for Fetch {
         Ok(())
     }
 
-    async fn waited<F: Future>(work: F, signal: Option<&Signal>) -> Result<F::Output, Rejection> {
-        Stop::new(None, signal)
+    async fn waited<F: Future>(
+        work: F,
+        signal: Option<&Signal>,
+        timer_ms: u32,
+    ) -> Result<Option<F::Output>, Rejection> {
+        match Stop::new((timer_ms > 0).then_some(timer_ms), signal)
             .until(work)
             .await
-            .map_err(|_| aborted(signal))
+        {
+            Ok(output) => Ok(Some(output)),
+            Err(Stopped::TimedOut) => Ok(None),
+            Err(Stopped::Aborted) => Err(aborted(signal)),
+        }
     }
 
     type Outcome = Result<Answer, Failure>;
@@ -271,9 +279,12 @@ fn failure_error(failure: Failure, url: &str, signal: Option<&AbortSignal>) -> R
 }
 
 /// A `network` error that says what failed, where, and why, as far as the
-/// platform told (`TypeError: fetch failed (ECONNREFUSED)` in Node).
+/// platform told (`TypeError: fetch failed (ECONNREFUSED)` in Node); the
+/// URL without its query string, in what the platform told too (Deno's
+/// message names it).
 fn network_error(what: &str, url: &str, cause: JsValue) -> Rejection {
-    let message = format!("{what} failed for POST {url}: {}", failure_detail(&cause));
+    let detail = without_query(&failure_detail(&cause), url);
+    let message = format!("{what} failed for POST {}: {detail}", shown_url(url));
     Rejection::caused(Error::new(ErrorKind::Network, message), cause)
 }
 

@@ -26,11 +26,11 @@ use std::task::Poll;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use crate::error::{Error, ErrorKind};
-use crate::rules::options::Bounds;
+use crate::rules::options::{shown_url, Bounds};
 use crate::rules::retry::is_retryable_status;
 use crate::transport::plain::answer::{Answer, Collected};
 use crate::transport::plain::http::Http;
-use crate::transport::plain::request::{header_bytes, Request};
+use crate::transport::plain::request::Request;
 use crate::transport::seam::{Arrived, Failed, Retry};
 
 mod tls;
@@ -101,16 +101,23 @@ impl Http for Native {
     ) -> Result<Answer, Failed> {
         let timed = async {
             let exchange = exchange(request, headers, client, bounds, arrived);
-            if bounds.timeout_ms == 0 {
+            if bounds.timer_ms == 0 {
                 return exchange.await;
             }
-            let timeout = Duration::from_millis(u64::from(bounds.timeout_ms));
+            let timeout = Duration::from_millis(u64::from(bounds.timer_ms));
             match tokio::time::timeout(timeout, exchange).await {
                 Ok(outcome) => outcome,
                 Err(_) => Err(bounds.timed_out(&request.url)),
             }
         };
         Ok(unwound(timed).await??)
+    }
+
+    async fn within<F: Future>(work: F, ms: u32) -> Result<Option<F::Output>, Error> {
+        let timed = tokio::time::timeout(Duration::from_millis(u64::from(ms)), work);
+        unwound(async { timed.await.ok() })
+            .await
+            .map_err(|failed| failed.rejection.error)
     }
 
     async fn pause(ms: f64) -> Result<(), Error> {
@@ -194,19 +201,9 @@ async fn exchange(
     let url = &request.url;
     let mut builder = client.post(url);
     for (name, value) in headers {
-        // The HTTP client refuses control characters the rules allow (the
-        // fetch standard's): a setup error, as on WASI, never retried.
-        let value =
-            reqwest::header::HeaderValue::from_bytes(&header_bytes(value)).map_err(|_| {
-                Error::validation(
-                    "headers",
-                    format!(
-                        "the HTTP client refused the value of header {}: a control character",
-                        crate::rules::value::quoted(name)
-                    ),
-                )
-            })?;
-        builder = builder.header(name.as_str(), value);
+        // Visible ASCII, space and tab (the rules allow no other), which
+        // the HTTP client takes as they are.
+        builder = builder.header(name.as_str(), value.as_str());
     }
     if !request.body.is_empty() {
         builder = builder.body(request.body.clone());
@@ -251,10 +248,14 @@ async fn exchange(
     })
 }
 
-/// A `network` error: `what` failed for `url`, with the reasons the error
-/// and its sources give (`Connection refused`); the `reqwest::Error` is
-/// its source.
+/// A `network` error: `what` failed for `url` (shown without its query
+/// string), with the reasons the error and its sources give (`Connection
+/// refused`); the `reqwest::Error` (without its URL) is its source.
 fn network(url: &str, what: &str, error: reqwest::Error) -> Error {
+    // reqwest's message names the URL, query string and all: the message
+    // below names it as it shows URLs.
+    let error = error.without_url();
+    let url = shown_url(url);
     let connect = error.is_connect();
     let mut detail = error.to_string();
     let mut source = std::error::Error::source(&error);

@@ -96,10 +96,20 @@ pub fn body_text(bytes: Vec<u8>) -> String {
     }
 }
 
-/// The body's text of a good answer, which [`decode`] reads as the
-/// caller's type, or the error, which keeps the body as [`error_body`]
-/// keeps it (the call's `secrets` cut out, then cut unless it is JSON).
-pub fn judge(answer: Answer, operation: Operation, secrets: &[String]) -> Result<String, Error> {
+/// A good answer (a checked 200 envelope), before [`decode`] reads it as
+/// the caller's type.
+#[derive(Clone)]
+pub struct Good {
+    /// The HTTP status (a 2xx).
+    pub http_status: u16,
+    /// The body's text.
+    pub text: String,
+}
+
+/// A good answer, which [`decode`] reads as the caller's type, or the
+/// error, which keeps the body as [`error_body`] keeps it (the call's
+/// `secrets` cut out, then cut unless it is JSON).
+pub fn judge(answer: Answer, operation: Operation, secrets: &[String]) -> Result<Good, Error> {
     let Answer {
         http_status, text, ..
     } = answer;
@@ -107,7 +117,7 @@ pub fn judge(answer: Answer, operation: Operation, secrets: &[String]) -> Result
     let view = parsed.as_ref().map(envelope_view);
     let json = parsed.is_some();
     match judge_envelope(operation, http_status, view.as_ref(), secrets) {
-        Ok(()) => Ok(text),
+        Ok(()) => Ok(Good { http_status, text }),
         Err(failed) => {
             let text = error_body(text, json, secrets);
             Err(failed.with_response(http_status, text, json))
@@ -115,15 +125,18 @@ pub fn judge(answer: Answer, operation: Operation, secrets: &[String]) -> Result
     }
 }
 
-/// A checked body (a 200 envelope) as the caller's type, read from its
-/// text (so a `serde_json::value::RawValue` result keeps the server's text).
-pub fn decode<T: DeserializeOwned>(body: String) -> Result<Envelope<T>, Error> {
-    serde_json::from_str(&body).map_err(|error| {
+/// A good answer as the caller's type, read from its text (so a
+/// `serde_json::value::RawValue` result keeps the server's text). An
+/// error carries the envelope's status, the HTTP status and the body (the
+/// call cuts its credentials out).
+pub fn decode<T: DeserializeOwned>(good: Good) -> Result<Envelope<T>, Error> {
+    serde_json::from_str(&good.text).map_err(|error| {
         Error::new(
             ErrorKind::Decode,
             format!("the result does not fit the requested type: {error}"),
         )
         .with_status(Some(200))
+        .with_response(good.http_status, good.text, true)
     })
 }
 
@@ -171,11 +184,7 @@ mod tests {
     use crate::rules::options::Naming;
 
     fn collected(max_body_bytes: u64) -> Collected<'static> {
-        let bounds = Bounds {
-            timeout_ms: 0,
-            max_body_bytes,
-            naming: Naming::Rust,
-        };
+        let bounds = Bounds::new(0, max_body_bytes, Naming::Rust);
         Collected::new(bounds, 200, "http://example.com", None).expect("no length")
     }
 
@@ -214,6 +223,34 @@ mod tests {
         assert_eq!(body.bytes.capacity(), full);
         let error = body.push(b"x").unwrap_err();
         assert_eq!(error.kind(), ErrorKind::Decode);
+    }
+
+    /// A good answer that does not fit the caller's type: `decode` with
+    /// the HTTP status, the envelope's status and the body (natively and
+    /// on WASI alike: both decode here).
+    #[test]
+    fn a_decode_failure_keeps_the_statuses_and_the_body() {
+        let text = r#"{"status":200,"result":{"totalUsers":"seven"}}"#;
+        let good = Good {
+            http_status: 203,
+            text: text.to_string(),
+        };
+        let error = decode::<crate::model::Count>(good).unwrap_err();
+        assert_eq!(error.kind(), ErrorKind::Decode);
+        assert_eq!(error.http_status(), Some(203));
+        assert_eq!(error.api_status(), Some(200));
+        assert_eq!(error.body(), Some(text));
+        let good = Good {
+            http_status: 200,
+            text: r#"{"status":200,"result":{"totalUsers":7}}"#.to_string(),
+        };
+        assert_eq!(
+            decode::<crate::model::Count>(good)
+                .unwrap()
+                .result
+                .total_users,
+            7
+        );
     }
 
     #[test]

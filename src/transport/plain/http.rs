@@ -16,7 +16,7 @@ use crate::host::{Rejection, Signal};
 use crate::model::{Envelope, Operation, ParamsIn};
 use crate::rules::headers::Resolved;
 use crate::rules::options::Bounds;
-use crate::transport::plain::answer::{self, Answer};
+use crate::transport::plain::answer::{self, Answer, Good};
 use crate::transport::plain::request::{self, Headers, Params, Request};
 use crate::transport::seam::{Arrived, Failed, Retry, Transport};
 
@@ -44,6 +44,13 @@ pub(crate) trait Http {
         bounds: Bounds,
         arrived: Arrived<'a>,
     ) -> impl Future<Output = Result<Answer, Failed>> + 'a;
+    /// What `work` comes to if it is done within `ms` milliseconds (above
+    /// 0), else `None` (`work` is dropped); fails if this runtime cannot
+    /// keep time.
+    fn within<F: Future>(
+        work: F,
+        ms: u32,
+    ) -> impl Future<Output = Result<Option<F::Output>, Error>>;
     /// Waits `ms` milliseconds, or fails if this runtime cannot.
     fn pause(ms: f64) -> impl Future<Output = Result<(), Error>>;
     /// The time now on the monotonic clock.
@@ -58,7 +65,7 @@ pub(crate) trait Http {
 
 impl<H: Http> Transport for H {
     type Params = Params;
-    type Body = String;
+    type Body = Good;
     type Headers = Headers;
     type Request = Request;
     type Setup = H::Setup;
@@ -101,8 +108,15 @@ impl<H: Http> Transport for H {
         Ok(H::ready()?)
     }
 
-    async fn waited<F: Future>(work: F, _signal: Option<&Signal>) -> Result<F::Output, Rejection> {
-        Ok(work.await)
+    async fn waited<F: Future>(
+        work: F,
+        _signal: Option<&Signal>,
+        timer_ms: u32,
+    ) -> Result<Option<F::Output>, Rejection> {
+        if timer_ms == 0 {
+            return Ok(Some(work.await));
+        }
+        Ok(H::within(work, timer_ms).await?)
     }
 
     type Outcome = Result<Answer, Failed>;
@@ -127,7 +141,7 @@ impl<H: Http> Transport for H {
         _signal: Option<&Signal>,
         operation: Operation,
         secrets: &[String],
-    ) -> Result<String, Failed> {
+    ) -> Result<Good, Failed> {
         let answer = outcome.map_err(|mut failed| {
             // A body over its limit, which no attempt is made again for.
             if failed.rejection.error.is_never_retried() {
@@ -164,7 +178,7 @@ impl<H: Http> Transport for H {
         H::random()
     }
 
-    fn decode<T: DeserializeOwned>(body: String) -> Result<Envelope<T>, Error> {
+    fn decode<T: DeserializeOwned>(body: Good) -> Result<Envelope<T>, Error> {
         answer::decode(body)
     }
 }

@@ -29,15 +29,6 @@ impl Headers {
     }
 }
 
-/// A header value as it goes out, as `fetch` sends one: a byte per
-/// character, each of them Latin-1 (the rules allow no other).
-pub fn header_bytes(value: &str) -> Vec<u8> {
-    value
-        .chars()
-        .map(|c| u8::try_from(u32::from(c)).unwrap_or(b'?'))
-        .collect()
-}
-
 /// A call's request, ready for its attempts.
 pub struct Request {
     /// The full URL (with the query string in `query` mode).

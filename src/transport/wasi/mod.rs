@@ -37,17 +37,19 @@ use ::wasip2::http::types::{
 };
 use ::wasip2::io::poll::poll;
 use ::wasip2::io::streams::{InputStream, OutputStream, StreamError};
+use std::future::Future;
+
 use wstd::future::FutureExt;
 use wstd::runtime::AsyncPollable;
 use wstd::time::{Duration, Timer};
 
 use crate::error::{Cause, Error, ErrorKind};
 use crate::host::provider::HeaderList;
-use crate::rules::options::{Bounds, Naming};
+use crate::rules::options::{shown_url, Bounds, Naming};
 use crate::rules::retry::is_retryable_status;
 use crate::transport::plain::answer::{Answer, Collected};
 use crate::transport::plain::http::Http;
-use crate::transport::plain::request::{header_bytes, Request};
+use crate::transport::plain::request::Request;
 use crate::transport::seam::{Arrived, Failed};
 
 /// The transport through `wasi:http` and `wasi:clocks`, on wstd's reactor.
@@ -76,6 +78,13 @@ impl Http for Wasi {
         arrived: Arrived<'_>,
     ) -> Result<Answer, Failed> {
         Ok(attempt(request, headers, bounds, arrived).await?)
+    }
+
+    async fn within<F: Future>(work: F, ms: u32) -> Result<Option<F::Output>, Error> {
+        Ok(work
+            .timeout(Duration::from_millis(u64::from(ms)))
+            .await
+            .ok())
     }
 
     async fn pause(ms: f64) -> Result<(), Error> {
@@ -116,11 +125,11 @@ pub async fn attempt(
     arrived: &dyn Fn(u16, &dyn Fn() -> HeaderList),
 ) -> Result<Answer, Error> {
     let exchange = exchange(request, headers, bounds, arrived);
-    if bounds.timeout_ms == 0 {
+    if bounds.timer_ms == 0 {
         return exchange.await;
     }
     match exchange
-        .timeout(Duration::from_millis(u64::from(bounds.timeout_ms)))
+        .timeout(Duration::from_millis(u64::from(bounds.timer_ms)))
         .await
     {
         Ok(outcome) => outcome,
@@ -234,8 +243,8 @@ fn random() -> f64 {
     (::wasip2::random::random::get_random_u64() >> 11) as f64 / (1u64 << 53) as f64
 }
 
-/// The request with its method, URL and headers (header values go out as
-/// `fetch` sends them: one byte per character, all of them Latin-1). A URL
+/// The request with its method, URL and headers (their values are ASCII:
+/// the rules allow no other). A URL
 /// that does not parse, or that the host refuses, is a validation error
 /// whose `param` is the base URL option as `naming` names it (`base_url`
 /// in the Rust API; the component's is the JS name).
@@ -265,7 +274,7 @@ fn outgoing(
     };
     let fields = Fields::new();
     for (name, value) in headers {
-        fields.append(name, &header_bytes(value)).map_err(|error| {
+        fields.append(name, value.as_bytes()).map_err(|error| {
             Error::validation(
                 "headers",
                 format!(
@@ -367,8 +376,10 @@ fn failed_code(url: &str, code: &ErrorCode) -> Error {
     }
 }
 
-/// A `network` error: `what` failed for `url`, for the reason `detail`.
+/// A `network` error: `what` failed for `url` (shown without its query
+/// string), for the reason `detail`.
 fn network(url: &str, what: &str, detail: String) -> Error {
+    let url = shown_url(url);
     Error::new(
         ErrorKind::Network,
         format!("{what} failed for POST {url}: {detail}"),
@@ -378,6 +389,7 @@ fn network(url: &str, what: &str, detail: String) -> Error {
 
 /// A `network` error for a resource the host would not hand out.
 fn refused(url: &str, what: &str) -> Error {
+    let url = shown_url(url);
     Error::new(
         ErrorKind::Network,
         format!("the WASI host did not give {what} for POST {url}"),
