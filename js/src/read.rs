@@ -302,15 +302,6 @@ fn is_well_formed(value: &JsValue, text: &str) -> bool {
     !text.chars().any(|c| c == '\u{FFFD}') || value.unchecked_ref::<JsString>().is_valid_utf16()
 }
 
-/// Whether `object` is plain: its prototype is `null` or an
-/// `Object.prototype` (of any realm: that one has no prototype), not a
-/// class's. A proxy whose trap throws is not.
-fn is_plain(object: &JsValue) -> bool {
-    Reflect::get_prototype_of(object).is_ok_and(|prototype| {
-        prototype.is_null() || Reflect::get_prototype_of(&prototype).is_ok_and(|p| p.is_null())
-    })
-}
-
 /// The params of a call, checked, as the object to send: `query` and
 /// `active` through the model (serde-wasm-bindgen both ways), and for a
 /// list every other key with the caller's own value, unchanged.
@@ -321,12 +312,7 @@ pub fn params(
 ) -> Result<Object, Rejection> {
     let mut typed = CountParams::default();
     let mut others = Vec::new();
-    if check_params_value(&Value::of(params))? {
-        if !is_plain(params) {
-            let got =
-                "an object whose prototype is neither Object.prototype nor null (a class instance)";
-            return Err(invalid("params", "a plain object, undefined or null", got).into());
-        }
+    if check_params_value(&Value::of_params(params))? {
         let entries = entries(params).map_err(|cause| {
             let error = validation("params", "the params object could not be read");
             Rejection::caused(error, cause)

@@ -24,13 +24,10 @@ use crate::host::provider::HeaderList;
 use crate::host::{Rejection, Signal};
 use crate::model::{Count, CountParams, Envelope, ListParams, Operation};
 use crate::rules::headers::{merge_headers, Resolved};
-use crate::rules::options::{
-    check_base_url, check_headers, duration_ms, join, Bounds, Naming, Waiting,
-};
+use crate::rules::options::{check_base_url, check_headers, duration_ms, join, Bounds, Naming};
 use crate::rules::pages::PageView;
 use crate::rules::params::check_list_params;
 use crate::rules::{retry, secrets};
-use crate::transport::seam::Failed;
 use crate::transport::{Arrived, Retry, Target, Transport};
 
 /// The target's transport's types (`transport::Target`): `fetch` in a JS
@@ -217,20 +214,39 @@ impl UsersClient {
             Operation::Count => &config.count_url,
             Operation::List => &config.list_url,
         };
-        let bounds = Bounds::new(
-            options.timeout.map_or(config.timeout_ms, duration_ms),
-            config.options.max_body_bytes,
-            config.options.naming,
-        );
+        let bounds = Bounds {
+            timeout_ms: options.timeout.map_or(config.timeout_ms, duration_ms),
+            max_body_bytes: config.options.max_body_bytes,
+            naming: config.options.naming,
+        };
         let params_in = config.options.params_in;
         let request = Target::build(url, params, params_in, &config.transport)?;
         let mut retries_done = 0;
         loop {
             let number = retries_done + 1;
-            let (settled, action) = self
-                .attempt(operation, &request, options, number, bounds, secrets)
+            let (headers, info) = self
+                .prepare(operation, &request, options, number, secrets)
                 .await?;
             let secrets: &[String] = secrets;
+            // The clock is read, and the transport tells when the response
+            // headers arrive, only where `afterResponse` waits for them.
+            let sent_at = hooks.after_response.is_some().then(Target::now);
+            let asked = Asked::default();
+            let (info, asked_ref) = (info.as_ref(), &asked);
+            let arrived = sent_at.map(|sent_at| {
+                move |http_status: u16, headers: &dyn Fn() -> HeaderList| {
+                    self.arrived(info, http_status, headers, sent_at, secrets, asked_ref);
+                }
+            });
+            let transport = &config.transport;
+            let arrived = arrived.as_ref().map(|arrived| arrived as Arrived);
+            let attempt = Target::attempt(&request, &headers, transport, signal, bounds, arrived);
+            let outcome = attempt.await;
+            let settled = Target::settle(outcome, &request, signal, operation, secrets);
+            let action = match asked.take() {
+                None => ResponseAction::Keep,
+                Some(decided) => Self::decided(decided, signal).await?,
+            };
             // What the retry rule judges, unless a hook asked for the
             // attempt again: then any answer is set aside while retries
             // are left.
@@ -259,92 +275,26 @@ impl UsersClient {
             };
             retries_done += 1;
             if let (Some(hook), Err(failed)) = (&hooks.before_retry, settled) {
-                let shown = failed.rejection.clone().redact(secrets);
+                let shown = failed.rejection.redact(secrets);
                 // `as` saturates; the rule's delays are finite and >= 0.
                 let delay = Duration::from_nanos((delay_ms * 1e6) as u64);
-                let info = RetryInfo::new(operation, number, shown, delay);
-                // A hook still pending when a whole timeout has passed ends
-                // the call with the error it was to retry.
-                if Self::decided(hook(&info), signal, bounds).await?.is_none() {
-                    return Err(failed.rejection);
-                }
+                Self::decided(
+                    hook(&RetryInfo::new(operation, number, shown, delay)),
+                    signal,
+                )
+                .await?;
             }
             Target::pause(delay_ms, signal).await?;
             Target::ready(signal)?;
         }
     }
 
-    /// Attempt `number` of `request`: its headers (header functions and
-    /// `beforeRequest` waited for), the exchange, and what `afterResponse`
-    /// decided, all within the attempt's timeout, which a wait that
-    /// outlasts it ends as a `timeout` the retry rule judges. `Err` ends
-    /// the call at once (a caller's abort, a header the rules refuse).
-    async fn attempt(
-        &self,
-        operation: Operation,
-        request: &Request,
-        options: &CallOptions,
-        number: u32,
-        bounds: Bounds,
-        secrets: &mut Vec<String>,
-    ) -> Result<(Result<Body, Failed>, ResponseAction), Rejection> {
-        let config = &*self.config;
-        let hooks = &config.options.hooks;
-        let signal = options.abort_signal();
-        // The clock is read only where the caller's code is waited for
-        // (a header function, a hook): else the exchange has it all.
-        let waits = hooks.any()
-            || config.options.header_provider.is_some()
-            || options.header_provider.is_some();
-        let clock = Clock {
-            started: (waits && bounds.timeout_ms > 0).then(Target::now),
-            bounds,
-        };
-        let prepared = self
-            .prepare(operation, request, options, number, clock, secrets)
-            .await?;
-        let (headers, info) = match prepared {
-            Ok(prepared) => prepared,
-            Err(ran_out) => return Ok((Err(ran_out.into()), ResponseAction::Keep)),
-        };
-        let secrets: &[String] = secrets;
-        // The clock is read, and the transport tells when the response
-        // headers arrive, only where `afterResponse` waits for them.
-        let sent_at = hooks.after_response.is_some().then(Target::now);
-        let asked = Asked::default();
-        let (info, asked_ref) = (info.as_ref(), &asked);
-        let arrived = sent_at.map(|sent_at| {
-            move |http_status: u16, headers: &dyn Fn() -> HeaderList| {
-                self.arrived(info, http_status, headers, sent_at, secrets, asked_ref);
-            }
-        });
-        let transport = &config.transport;
-        let arrived = arrived.as_ref().map(|arrived| arrived as Arrived);
-        let attempt = Target::attempt(request, &headers, transport, signal, clock.left(), arrived);
-        let outcome = attempt.await;
-        let settled = Target::settle(outcome, request, signal, operation, secrets);
-        let Some(decided) = asked.take() else {
-            return Ok((settled, ResponseAction::Keep));
-        };
-        Ok(match Self::decided(decided, signal, clock.left()).await? {
-            Some(action) => (settled, action),
-            None => {
-                let ran_out = bounds.ran_out(Waiting::AfterResponse);
-                (Err(ran_out.into()), ResponseAction::Keep)
-            }
-        })
-    }
-
     /// What a hook decided, waited for as the call allows when it comes
-    /// later: `None` if the timer of `bounds` ran out first.
-    async fn decided<T>(
-        decided: HookReturn<T>,
-        signal: Option<&Signal>,
-        bounds: Bounds,
-    ) -> Result<Option<T>, Rejection> {
+    /// later.
+    async fn decided<T>(decided: HookReturn<T>, signal: Option<&Signal>) -> Result<T, Rejection> {
         match decided {
-            HookReturn::Now(decided) => Ok(Some(decided)),
-            HookReturn::Later(future) => Target::waited(future, signal, bounds.timer_ms).await,
+            HookReturn::Now(decided) => Ok(decided),
+            HookReturn::Later(future) => Target::waited(future, signal).await,
         }
     }
 
@@ -352,22 +302,17 @@ impl UsersClient {
     /// before every attempt) and the call's, then what `beforeRequest`
     /// gives it over those, each checked; and what the hooks see of the
     /// attempt (built only if a hook is set). Its credentials join
-    /// `secrets`. The inner `Err` is the `timeout` of a header function or
-    /// `beforeRequest` still pending when the attempt's timer ran out.
+    /// `secrets`.
     async fn prepare(
         &self,
         operation: Operation,
         request: &Request,
         options: &CallOptions,
         number: u32,
-        clock: Clock,
         secrets: &mut Vec<String>,
-    ) -> Result<Result<(Headers, Option<AttemptInfo>), Error>, Rejection> {
+    ) -> Result<(Headers, Option<AttemptInfo>), Rejection> {
         let hooks = &self.config.options.hooks;
-        let mut headers = match self.headers(options, clock).await? {
-            Ok(headers) => headers,
-            Err(ran_out) => return Ok(Err(ran_out)),
-        };
+        let mut headers = self.headers(options).await?;
         let mut info = hooks.any().then(|| AttemptInfo {
             operation,
             url: Target::url(request).to_string(),
@@ -375,12 +320,7 @@ impl UsersClient {
             headers: Target::resolved(&headers).shown(),
         });
         if let (Some(hook), Some(info)) = (&hooks.before_request, &mut info) {
-            let bounds = clock.left();
-            let Some(given) = Self::decided(hook(info), options.abort_signal(), bounds).await?
-            else {
-                return Ok(Err(bounds.ran_out(Waiting::BeforeRequest)));
-            };
-            let given = given?;
+            let given = Self::decided(hook(info), options.abort_signal()).await??;
             if !given.is_empty() {
                 check_headers(&given)?;
                 let params_in = self.config.options.params_in;
@@ -393,18 +333,13 @@ impl UsersClient {
                 secrets.push(secret.clone());
             }
         }
-        Ok(Ok((headers, info)))
+        Ok((headers, info))
     }
 
     /// The call's headers for one attempt: the client's, its provider's,
     /// the call's and the call's provider's, each over the one before and
-    /// checked (the call's signal ends a provider's wait, and so does the
-    /// attempt's timer: the inner `Err`).
-    async fn headers(
-        &self,
-        options: &CallOptions,
-        clock: Clock,
-    ) -> Result<Result<Headers, Error>, Rejection> {
+    /// checked (the call's signal ends a provider's wait).
+    async fn headers(&self, options: &CallOptions) -> Result<Headers, Rejection> {
         let config = &*self.config;
         let client = &config.options;
         if let (None, None, Some(prepared)) = (
@@ -413,7 +348,7 @@ impl UsersClient {
             &config.prepared,
         ) {
             if options.headers.is_empty() {
-                return Ok(Ok(prepared.clone()));
+                return Ok(prepared.clone());
             }
         }
         // The client's provider, then the call's, one after the other,
@@ -423,20 +358,14 @@ impl UsersClient {
         let providers = [&client.header_provider, &options.header_provider];
         for (given, provider) in provided.iter_mut().zip(providers) {
             if let Some(provider) = provider {
-                let bounds = clock.left();
-                let waited =
-                    Target::waited(provider.provide(), options.abort_signal(), bounds.timer_ms);
-                let Some(answer) = waited.await? else {
-                    return Ok(Err(bounds.ran_out(Waiting::Headers)));
-                };
-                *given = answer?;
+                *given = Target::waited(provider.provide(), options.abort_signal()).await??;
                 check_headers(given)?;
             }
         }
         let [provided, call] = provided;
         let call = merge_headers(&options.headers, &call);
         let resolved = Resolved::new(&client.headers, &provided, &call, client.params_in);
-        Ok(Ok(Target::headers(resolved)))
+        Ok(Target::headers(resolved))
     }
 
     /// Tells `afterResponse` that the attempt's response headers arrived,
@@ -459,24 +388,6 @@ impl UsersClient {
                 response_headers: secrets::shown_response(&headers(), secrets),
             });
             asked.keep(decided);
-        }
-    }
-}
-
-/// An attempt's timeout as it runs out: its bounds, and when it started
-/// where a wait of the caller's code spends it.
-#[derive(Clone, Copy)]
-struct Clock {
-    started: Option<Instant>,
-    bounds: Bounds,
-}
-
-impl Clock {
-    /// The attempt's bounds, their timer what is left of the timeout.
-    fn left(self) -> Bounds {
-        match self.started {
-            Some(started) => self.bounds.after(Target::since(started)),
-            None => self.bounds,
         }
     }
 }

@@ -7,6 +7,7 @@ use std::time::Duration;
 use crate::error::{Error, ErrorKind};
 use crate::model::{Credentials, ParamsIn};
 use crate::platform::number;
+use crate::rules::secrets::find;
 use crate::rules::value::{quoted, Value};
 use crate::wire::{self, Wire};
 
@@ -194,20 +195,6 @@ impl Naming {
         }
     }
 
-    /// What an attempt waits for, by the names this API gives it.
-    pub fn waiting(self, what: Waiting) -> &'static str {
-        match (self, what) {
-            (Naming::Js, Waiting::Headers) => "the headers function",
-            (_, Waiting::Headers) => "the header provider",
-            (Naming::Js, Waiting::BeforeRequest) => "the beforeRequest hook",
-            (_, Waiting::BeforeRequest) => "the before_request hook",
-            (Naming::Js, Waiting::AfterResponse) => "the afterResponse hook",
-            (_, Waiting::AfterResponse) => "the after_response hook",
-            (Naming::Js, Waiting::BeforeRetry) => "the beforeRetry hook",
-            (_, Waiting::BeforeRetry) => "the before_retry hook",
-        }
-    }
-
     /// The name of the walk through the list's pages: the JS API's
     /// `listPages`, else the list builder's `pages`.
     pub fn list_pages(self) -> &'static str {
@@ -218,28 +205,12 @@ impl Naming {
     }
 }
 
-/// What an attempt waits for besides its answer: the caller's code.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Waiting {
-    /// A header function (provider).
-    Headers,
-    /// The `beforeRequest` hook.
-    BeforeRequest,
-    /// The `afterResponse` hook.
-    AfterResponse,
-    /// The `beforeRetry` hook.
-    BeforeRetry,
-}
-
 /// What bounds one attempt: its timeout and how much of a body it reads,
 /// with the names the caller knows the options by.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Bounds {
     /// The timeout in milliseconds (0: none), as [`duration_ms`] makes it.
     pub timeout_ms: u32,
-    /// What is left of it for the wait at hand (0: none): the attempt's
-    /// header functions and hooks have spent the rest ([`Bounds::after`]).
-    pub timer_ms: u32,
     /// The most bytes of a body read (0: no limit).
     pub max_body_bytes: u64,
     /// The options' names in messages.
@@ -247,42 +218,14 @@ pub struct Bounds {
 }
 
 impl Bounds {
-    /// An attempt's bounds with `timeout_ms` as its timeout, none spent.
+    /// An attempt's bounds: `timeout_ms` (0: none), `max_body_bytes` (0:
+    /// no limit), the options named as `naming` names them.
     pub fn new(timeout_ms: u32, max_body_bytes: u64, naming: Naming) -> Bounds {
         Bounds {
             timeout_ms,
-            timer_ms: timeout_ms,
             max_body_bytes,
             naming,
         }
-    }
-
-    /// These bounds once `elapsed` of the attempt has passed: the timer is
-    /// what is left of the timeout, at least 1 ms (0 would mean none).
-    pub fn after(self, elapsed: Duration) -> Bounds {
-        if self.timeout_ms == 0 {
-            return self;
-        }
-        let spent = u32::try_from(elapsed.as_millis()).unwrap_or(u32::MAX);
-        Bounds {
-            timer_ms: self.timeout_ms.saturating_sub(spent).max(1),
-            ..self
-        }
-    }
-
-    /// The error of an attempt whose timeout ran out while it waited for
-    /// `what` (a header function, a hook): a `timeout`, retried by the rule
-    /// like any.
-    pub fn ran_out(self, what: Waiting) -> Error {
-        Error::new(
-            ErrorKind::Timeout,
-            format!(
-                "the attempt's {} ({} ms) ran out waiting for {}",
-                self.naming.timeout(),
-                self.timeout_ms,
-                self.naming.waiting(what)
-            ),
-        )
     }
 
     /// Whether a body of `bytes` bytes (so far, or as its
@@ -423,16 +366,27 @@ pub fn join(base_href: &str, path: &str) -> String {
 /// string, which in `query` mode carries the params (a name, a phone
 /// number); the path stays. (Hooks see the whole URL.)
 pub fn shown_url(url: &str) -> &str {
-    url.split_once('?').map_or(url, |(path, _)| path)
+    match url.bytes().position(|b| b == b'?') {
+        Some(at) => url.get(..at).unwrap_or(url),
+        None => url,
+    }
 }
 
 /// `detail` (what a platform said of a failed request to `url`) with
 /// that URL as [`shown_url`] shows it.
 pub fn without_query(detail: &str, url: &str) -> String {
-    if shown_url(url).len() == url.len() {
-        return detail.to_string();
+    let shown = shown_url(url);
+    let mut out = String::new();
+    let mut rest = detail;
+    if shown.len() < url.len() {
+        while let Some(at) = find(rest, url) {
+            out.push_str(rest.get(..at).unwrap_or_default());
+            out.push_str(shown);
+            rest = rest.get(at + url.len()..).unwrap_or_default();
+        }
     }
-    detail.replace(url, shown_url(url))
+    out.push_str(rest);
+    out
 }
 
 /// A header name must be an HTTP token (RFC 9110 §5.6.2).
@@ -715,58 +669,6 @@ mod tests {
     }
 
     #[test]
-    fn an_attempts_timer_is_what_its_waits_left_of_the_timeout() {
-        let bounds = Bounds::new(200, 0, Naming::Js);
-        assert_eq!(bounds.timer_ms, 200);
-        assert_eq!(bounds.after(Duration::ZERO).timer_ms, 200);
-        assert_eq!(bounds.after(Duration::from_micros(50_999)).timer_ms, 150);
-        // Never 0, which would mean no timeout.
-        assert_eq!(bounds.after(Duration::from_millis(200)).timer_ms, 1);
-        assert_eq!(bounds.after(Duration::from_secs(1 << 40)).timer_ms, 1);
-        // The message names the option as set.
-        assert_eq!(bounds.after(Duration::from_millis(120)).timeout_ms, 200);
-        let none = Bounds::new(0, 0, Naming::Js);
-        assert_eq!(none.after(Duration::from_secs(5)).timer_ms, 0);
-        let error = bounds.ran_out(Waiting::BeforeRequest);
-        assert_eq!(error.kind(), ErrorKind::Timeout);
-        assert_eq!(
-            error.message(),
-            "the attempt's timeoutMs (200 ms) ran out waiting for the beforeRequest hook"
-        );
-        let rust = Bounds::new(5, 0, Naming::Rust);
-        for (what, js, rust_name) in [
-            (
-                Waiting::Headers,
-                "the headers function",
-                "the header provider",
-            ),
-            (
-                Waiting::BeforeRequest,
-                "the beforeRequest hook",
-                "the before_request hook",
-            ),
-            (
-                Waiting::AfterResponse,
-                "the afterResponse hook",
-                "the after_response hook",
-            ),
-            (
-                Waiting::BeforeRetry,
-                "the beforeRetry hook",
-                "the before_retry hook",
-            ),
-        ] {
-            assert_eq!(Naming::Js.waiting(what), js);
-            assert_eq!(Naming::Rust.waiting(what), rust_name);
-            assert_eq!(Naming::Wit.waiting(what), rust_name);
-            assert!(rust
-                .ran_out(what)
-                .message()
-                .starts_with("the attempt's timeout (5 ms)"));
-        }
-    }
-
-    #[test]
     fn what_a_call_reports_shows_no_query_string() {
         let url = "http://h/api/users/count?query=ann-secret-name&active=true";
         assert_eq!(shown_url(url), "http://h/api/users/count");
@@ -776,6 +678,14 @@ mod tests {
             "sending to http://h/api/users/count (refused)"
         );
         assert_eq!(without_query("refused", "http://h/x"), "refused");
+        assert_eq!(
+            without_query(&format!("{url} and {url}!"), url),
+            "http://h/api/users/count and http://h/api/users/count!"
+        );
+        assert_eq!(
+            without_query("é http://h/a?q=1", "http://h/a?q=1"),
+            "é http://h/a"
+        );
         let bounds = Bounds::new(5, 1, Naming::Js);
         for error in [bounds.timed_out(url), bounds.too_large(200, url)] {
             assert!(!error.message().contains("ann-secret-name"), "{error}");

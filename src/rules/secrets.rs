@@ -281,7 +281,7 @@ fn match_end(raw: &[u8], start: usize, secret: &[u8], decoding: Decoding) -> Opt
 /// `replace` with a `&str` pattern: those link core's two-way searcher and,
 /// through it, the slicing-panic path with `char`'s `Debug` and the
 /// printable-character tables, which the download does without.
-fn find(haystack: &str, needle: &str) -> Option<usize> {
+pub(crate) fn find(haystack: &str, needle: &str) -> Option<usize> {
     if needle.is_empty() {
         return None;
     }

@@ -113,14 +113,9 @@ pub(crate) trait Transport {
     /// Whether the call may start (a JS host: its signal has not aborted).
     fn ready(signal: Option<&Signal>) -> Result<(), Rejection>;
     /// What `work` (a header provider's or a hook's future) comes to,
-    /// waited for as the call allows: `None` once `timer_ms` has passed (0:
-    /// no timer), and in a JS host an error once its signal aborts; then
-    /// `work` is dropped.
-    async fn waited<F: Future>(
-        work: F,
-        signal: Option<&Signal>,
-        timer_ms: u32,
-    ) -> Result<Option<F::Output>, Rejection>;
+    /// waited for as the call allows (a JS host: until its signal aborts,
+    /// then `work` is dropped).
+    async fn waited<F: Future>(work: F, signal: Option<&Signal>) -> Result<F::Output, Rejection>;
     /// What an attempt came to, before [`Transport::settle`] judges it.
     type Outcome;
 

@@ -164,12 +164,6 @@ export function countingProvider(headers) {
   return provider;
 }
 export function providerCount(p) { return p.count; }
-/** A function (header function or hook) whose promise never settles, counting its calls in `count`. */
-export function stuckFunction() {
-  const stuck = () => { stuck.count += 1; return new Promise(() => {}); };
-  stuck.count = 0;
-  return stuck;
-}
 /** A provider whose promise never settles. */
 export function hangingProvider() { return () => new Promise(() => {}); }
 /** A params object whose getter throws. */

@@ -38,8 +38,6 @@ extern "C" {
     pub fn fake_fetch(script: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = fetchQuotingTheUrl)]
     pub fn fetch_quoting_the_url() -> JsValue;
-    #[wasm_bindgen(js_name = stuckFunction)]
-    pub fn stuck_function() -> JsValue;
     #[wasm_bindgen(js_name = classInstance)]
     pub fn class_instance() -> JsValue;
     #[wasm_bindgen(js_name = nullPrototypeParams)]

@@ -41,7 +41,7 @@ async fn params_must_be_a_plain_object() {
     // A class instance, though its tag is "[object Object]" and its key
     // is a good one; a null-prototype object is plain.
     let r = refused_count(class_instance(), "params").await;
-    assert!(r.message.contains("prototype"), "{}", r.message);
+    assert!(r.message.contains("got a class instance"), "{}", r.message);
     let fake = scripted(&format!(r#"[{{"body":{:?}}}]"#, count_body(3)));
     let ok = resolves(count_users(
         FAKE.into(),

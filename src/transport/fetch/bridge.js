@@ -19,15 +19,18 @@ const NOT_A_RESPONSE = 7;
 // kind(value): what the rules' Value needs of a JS value, in one call:
 // 0 undefined, 1 null, 2 a boolean, 3 a number, 4 a string, 5 a function,
 // 6 a symbol, 7 a bigint, 8 an array, 9 a plain object ("[object Object]",
-// class instances included), 10 any other object. It throws for a revoked
-// proxy.
+// its prototype null or an Object.prototype, of any realm), 10 any other
+// object, 11 an instance of a class ("[object Object]", its prototype a
+// class's). It throws for a revoked proxy, or a proxy whose trap throws.
 export function kind(value) {
   if (value === undefined) return 0;
   if (value === null) return 1;
   const type = ["boolean", "number", "string", "function", "symbol", "bigint"].indexOf(typeof value);
   if (type >= 0) return type + 2;
   const tag = Object.prototype.toString.call(value);
-  return tag == "[object Array]" ? 8 : tag == "[object Object]" ? 9 : 10;
+  if (tag != "[object Object]") return tag == "[object Array]" ? 8 : 10;
+  const proto = Object.getPrototypeOf(value);
+  return proto === null || Object.getPrototypeOf(proto) === null ? 9 : 11;
 }
 
 // What a stop rejects with: objects of the module's own, which no promise

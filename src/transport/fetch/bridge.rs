@@ -22,8 +22,8 @@ const _: &str = include_str!("bridge.js");
 extern "C" {
     /// What a JS value is, as a number: 0 `undefined`, 1 `null`, 2 a
     /// boolean, 3 a number, 4 a string, 5 a function, 6 a symbol, 7 a
-    /// bigint, 8 an array, 9 a plain object, 10 any other object; an
-    /// error for a revoked proxy.
+    /// bigint, 8 an array, 9 a plain object, 10 any other object, 11 an
+    /// instance of a class; an error for a revoked proxy.
     #[wasm_bindgen(catch)]
     pub fn kind(value: &JsValue) -> Result<u8, JsValue>;
 

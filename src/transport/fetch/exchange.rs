@@ -113,7 +113,7 @@ pub async fn attempt(
             &headers.lines,
             &request.body,
             request.credentials,
-            bounds.timer_ms,
+            bounds.timeout_ms,
             signal,
             cap,
             arrived.is_some(),

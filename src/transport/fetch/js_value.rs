@@ -13,12 +13,24 @@ pub const BOOLEAN: u8 = 2;
 pub const NUMBER: u8 = 3;
 /// [`kind`]'s number for a string: the last of the three.
 pub const STRING: u8 = 4;
+/// [`kind`]'s number for an instance of a class: an object as the rules
+/// see it, but for a call's params.
+pub const INSTANCE: u8 = 11;
 
 impl Value {
     /// The picture of a JS value: what it is, in one call into JS, then
     /// its boolean, number or string (a string is copied).
     pub fn of(value: &JsValue) -> Value {
         Value::of_kind(kind(value).unwrap_or(10), value)
+    }
+
+    /// The picture of a call's params: as [`Value::of`], but an instance
+    /// of a class is no plain object.
+    pub fn of_params(value: &JsValue) -> Value {
+        match kind(value).unwrap_or(10) {
+            INSTANCE => Value::Other("class instance"),
+            kind => Value::of_kind(kind, value),
+        }
     }
 
     /// The picture of a JS value whose kind was read already (as
@@ -35,7 +47,7 @@ impl Value {
             6 => Value::Other("symbol"),
             7 => Value::Other("bigint"),
             8 => Value::Array,
-            9 => Value::Object,
+            9 | INSTANCE => Value::Object,
             _ => Value::Other("non-plain object"),
         }
     }

@@ -41,7 +41,7 @@ use crate::transport::seam::{Arrived, Failed, Retry, Transport};
 
 use exchange::{attempt, Answer, Failure};
 use request::{Headers, Request};
-use wait::{is_aborted, Stop, Stopped};
+use wait::{is_aborted, Stop};
 
 #[wasm_bindgen]
 extern "C" {
@@ -111,19 +111,11 @@ impl Transport for Fetch {
         Ok(())
     }
 
-    async fn waited<F: Future>(
-        work: F,
-        signal: Option<&Signal>,
-        timer_ms: u32,
-    ) -> Result<Option<F::Output>, Rejection> {
-        match Stop::new((timer_ms > 0).then_some(timer_ms), signal)
+    async fn waited<F: Future>(work: F, signal: Option<&Signal>) -> Result<F::Output, Rejection> {
+        Stop::new(None, signal)
             .until(work)
             .await
-        {
-            Ok(output) => Ok(Some(output)),
-            Err(Stopped::TimedOut) => Ok(None),
-            Err(Stopped::Aborted) => Err(aborted(signal)),
-        }
+            .map_err(|_| aborted(signal))
     }
 
     type Outcome = Result<Answer, Failure>;

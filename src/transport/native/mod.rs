@@ -101,23 +101,16 @@ impl Http for Native {
     ) -> Result<Answer, Failed> {
         let timed = async {
             let exchange = exchange(request, headers, client, bounds, arrived);
-            if bounds.timer_ms == 0 {
+            if bounds.timeout_ms == 0 {
                 return exchange.await;
             }
-            let timeout = Duration::from_millis(u64::from(bounds.timer_ms));
+            let timeout = Duration::from_millis(u64::from(bounds.timeout_ms));
             match tokio::time::timeout(timeout, exchange).await {
                 Ok(outcome) => outcome,
                 Err(_) => Err(bounds.timed_out(&request.url)),
             }
         };
         Ok(unwound(timed).await??)
-    }
-
-    async fn within<F: Future>(work: F, ms: u32) -> Result<Option<F::Output>, Error> {
-        let timed = tokio::time::timeout(Duration::from_millis(u64::from(ms)), work);
-        unwound(async { timed.await.ok() })
-            .await
-            .map_err(|failed| failed.rejection.error)
     }
 
     async fn pause(ms: f64) -> Result<(), Error> {

@@ -44,13 +44,6 @@ pub(crate) trait Http {
         bounds: Bounds,
         arrived: Arrived<'a>,
     ) -> impl Future<Output = Result<Answer, Failed>> + 'a;
-    /// What `work` comes to if it is done within `ms` milliseconds (above
-    /// 0), else `None` (`work` is dropped); fails if this runtime cannot
-    /// keep time.
-    fn within<F: Future>(
-        work: F,
-        ms: u32,
-    ) -> impl Future<Output = Result<Option<F::Output>, Error>>;
     /// Waits `ms` milliseconds, or fails if this runtime cannot.
     fn pause(ms: f64) -> impl Future<Output = Result<(), Error>>;
     /// The time now on the monotonic clock.
@@ -108,15 +101,8 @@ impl<H: Http> Transport for H {
         Ok(H::ready()?)
     }
 
-    async fn waited<F: Future>(
-        work: F,
-        _signal: Option<&Signal>,
-        timer_ms: u32,
-    ) -> Result<Option<F::Output>, Rejection> {
-        if timer_ms == 0 {
-            return Ok(Some(work.await));
-        }
-        Ok(H::within(work, timer_ms).await?)
+    async fn waited<F: Future>(work: F, _signal: Option<&Signal>) -> Result<F::Output, Rejection> {
+        Ok(work.await)
     }
 
     type Outcome = Result<Answer, Failed>;

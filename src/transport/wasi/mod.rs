@@ -37,8 +37,6 @@ use ::wasip2::http::types::{
 };
 use ::wasip2::io::poll::poll;
 use ::wasip2::io::streams::{InputStream, OutputStream, StreamError};
-use std::future::Future;
-
 use wstd::future::FutureExt;
 use wstd::runtime::AsyncPollable;
 use wstd::time::{Duration, Timer};
@@ -80,13 +78,6 @@ impl Http for Wasi {
         Ok(attempt(request, headers, bounds, arrived).await?)
     }
 
-    async fn within<F: Future>(work: F, ms: u32) -> Result<Option<F::Output>, Error> {
-        Ok(work
-            .timeout(Duration::from_millis(u64::from(ms)))
-            .await
-            .ok())
-    }
-
     async fn pause(ms: f64) -> Result<(), Error> {
         sleep_ms(ms).await;
         Ok(())
@@ -125,11 +116,11 @@ pub async fn attempt(
     arrived: &dyn Fn(u16, &dyn Fn() -> HeaderList),
 ) -> Result<Answer, Error> {
     let exchange = exchange(request, headers, bounds, arrived);
-    if bounds.timer_ms == 0 {
+    if bounds.timeout_ms == 0 {
         return exchange.await;
     }
     match exchange
-        .timeout(Duration::from_millis(u64::from(bounds.timer_ms)))
+        .timeout(Duration::from_millis(u64::from(bounds.timeout_ms)))
         .await
     {
         Ok(outcome) => outcome,
