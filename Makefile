@@ -8,7 +8,7 @@ DEMO_BIND ?= 127.0.0.1:8080
 DEMO_DB ?= data/users.sqlite3
 SERVER := target/server/user-management-server
 
-.PHONY: all setup setup-build setup-docs build package server debug-server demo test compat leptos leptos-build lint unit wasm-tests js-tests load smoke frameworks runners workers mocks runners-workers-mocks openapi e2e rust-example reqwest-app versions component edge component-tests docs publish-check openapi-lint openapi-conformance openapi-types bench mutants clean
+.PHONY: all setup setup-build setup-docs build package server debug-server demo test compat leptos leptos-build lint unit wasm-tests js-tests load smoke frameworks runners workers mocks runners-workers-mocks openapi e2e rust-example reqwest-app versions component edge component-tests docs publish-check openapi-lint openapi-conformance openapi-types bench mutants mutants-sample clean
 
 all: build
 
@@ -255,7 +255,7 @@ edge: component
 ## wasm32-wasip2, in the wasmtime CLI with wasi:http (the WASI transport's
 ## own among them), then the cases above and the edge handlers.
 component-tests: debug-server component
-	CARGO_TARGET_WASM32_WASIP2_RUNNER="$(CURDIR)/target/venv/bin/wasmtime run -S http" \
+	scripts/with-server.sh --faults -- env CARGO_TARGET_WASM32_WASIP2_RUNNER="$(CURDIR)/target/venv/bin/wasmtime run -S http" \
 	  cargo test --locked -p user-management-client --target wasm32-wasip2 --lib
 	scripts/with-server.sh --faults -- node --test tests/component/ tests/edge/
 
@@ -315,8 +315,18 @@ bench: setup $(PKG)
 ## table is written from them (scripts/mutants_table.py). Needs cargo-mutants
 ## (`cargo install --locked cargo-mutants`). The run fails on a survivor
 ## mutants.md does not list, and on one it lists that did not survive.
-mutants:
-	scripts/mutants.sh
+## Mutation testing, not part of `make test` (CONTRIBUTING.md, mutants.md):
+## cargo-mutants over the natively compiled code (scripts/mutants.sh) and
+## over what only wasm32 compiles (scripts/mutants-wasm.sh: the fetch and
+## WASI transports, the JS layer), StrykerJS over the JavaScript files
+## (scripts/mutants-js.sh); each writes mutants.md's table. Every run goes
+## on when one before it fails; the target fails if any did.
+## mutants-sample: a tenth of every group, in under an hour.
+mutants: setup debug-server $(PKG)
+	status=0; for run in scripts/mutants.sh scripts/mutants-wasm.sh scripts/mutants-js.sh; do $$run || status=1; done; exit $$status
+
+mutants-sample: setup debug-server $(PKG)
+	status=0; for run in scripts/mutants.sh scripts/mutants-wasm.sh scripts/mutants-js.sh; do $$run --sample || status=1; done; exit $$status
 
 ## The demo page (www/) end to end in Chromium, Firefox and WebKit (the
 ## screenshots in Chromium), against the server (needs `make build`).

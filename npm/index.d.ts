@@ -122,7 +122,7 @@ export type UsersApiError =
 
 // `instanceof UsersApiError` holds for an error from any copy of the package in the
 // same process or page (the ESM and CommonJS entries, a bundled copy, /manual), and
-// narrows to the union above (TypeScript 5.3 and later; before, to UsersApiErrorBase).
+// narrows to the union above (with TypeScript 5.9, the oldest these declarations support).
 // Tests and mocks may construct one: new UsersApiError("http", "HTTP 503", { httpStatus: 503 })
 // has the kind and the fields given (here `kind: "http"` and `httpStatus: number`), so it is
 // a UsersApiError wherever the fields its kind needs were given.
@@ -130,7 +130,7 @@ export interface UsersApiErrorConstructor {
   new <K extends UsersApiErrorKind = UsersApiErrorKind, F extends UsersApiErrorFields = {}>(
     kind: K, message: string, fields?: F): UsersApiErrorBase<K> & Given<F>;
   readonly prototype: UsersApiErrorBase;
-  // What makes `instanceof` narrow to the union (TypeScript 5.3 and later).
+  // What makes `instanceof` narrow to the union.
   [Symbol.hasInstance](value: unknown): value is UsersApiError;
 }
 // F as given, never inferred from where the error goes (TypeScript's NoInfer, for any version).

@@ -135,3 +135,28 @@ pub fn never_retried(error: &Error) -> bool {
 pub fn body_is_json(error: &Error) -> bool {
     error.body_is_json()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ErrorKind;
+
+    /// The JS layer's `new UsersApiError(kind, ...)` reads a kind by its
+    /// name: every kind's, and nothing else.
+    #[test]
+    fn error_kinds_by_their_names() {
+        for (name, kind) in [
+            ("validation", ErrorKind::Validation),
+            ("network", ErrorKind::Network),
+            ("timeout", ErrorKind::Timeout),
+            ("aborted", ErrorKind::Aborted),
+            ("http", ErrorKind::Http),
+            ("decode", ErrorKind::Decode),
+            ("api", ErrorKind::Api),
+        ] {
+            assert_eq!(error_kind(name), Some(kind));
+        }
+        assert_eq!(error_kind("HTTP"), None);
+        assert_eq!(error_kind(""), None);
+    }
+}

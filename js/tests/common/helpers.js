@@ -144,6 +144,21 @@ export function settlesBefore(promise, ms) {
 export function classInstance() { return new (class P { constructor() { this.active = "true"; } })(); }
 export function nullPrototypeParams() { return Object.assign(Object.create(null), { active: "true" }); }
 
+/**
+ * Captures what the client reports (it calls `globalThis.reportError`
+ * where there is one) in `reports`, until `restore()` puts back the
+ * platform's own.
+ */
+export function capturingReports() {
+  const had = Object.getOwnPropertyDescriptor(globalThis, "reportError");
+  const reports = [];
+  globalThis.reportError = (error) => { reports.push(error); };
+  const restore = () => (had ? Object.defineProperty(globalThis, "reportError", had) : delete globalThis.reportError);
+  return { reports, restore };
+}
+export function reportedMessages(capture) { return capture.reports.map((error) => String(error?.message)).join("\n"); }
+export function restoreReports(capture) { capture.restore(); }
+
 /** A `fetch` that fails as Deno's does, its message quoting the request URL. */
 export function fetchQuotingTheUrl() {
   return (url) => Promise.reject(new TypeError(`error sending request for url (${url}): connection refused`));

@@ -36,6 +36,12 @@ mod validation;
 extern "C" {
     #[wasm_bindgen(js_name = fakeFetch)]
     pub fn fake_fetch(script: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = capturingReports)]
+    pub fn capturing_reports() -> JsValue;
+    #[wasm_bindgen(js_name = reportedMessages)]
+    pub fn reported_messages(capture: &JsValue) -> String;
+    #[wasm_bindgen(js_name = restoreReports)]
+    pub fn restore_reports(capture: &JsValue);
     #[wasm_bindgen(js_name = fetchQuotingTheUrl)]
     pub fn fetch_quoting_the_url() -> JsValue;
     #[wasm_bindgen(js_name = classInstance)]

@@ -487,6 +487,51 @@ mod tests {
         }
     }
 
+    /// The wall clock in milliseconds since the epoch, as the host gives it.
+    #[test]
+    fn now_ms_is_the_wall_clock_in_milliseconds() {
+        let before = wall_clock::now().seconds as f64 * 1_000.0;
+        let now = now_ms();
+        let after = wall_clock::now().seconds as f64 * 1_000.0 + 1_000.0;
+        assert!(before <= now && now <= after, "{before} {now} {after}");
+    }
+
+    /// A pause lasts at least what it was asked for, on the monotonic
+    /// clock (a lower bound: a busy host may wait longer).
+    #[test]
+    fn a_pause_lasts_its_milliseconds() {
+        let started = monotonic_clock::now();
+        wstd::runtime::block_on(sleep_ms(30.0));
+        let waited = monotonic_clock::now() - started;
+        assert!(waited >= 30_000_000, "{waited} ns");
+    }
+
+    /// Through wasi:http against the reference server (`USERS_API_URL`,
+    /// compiled in: `make component-tests` runs this under
+    /// `scripts/with-server.sh --faults`): a 503 whose `Retry-After` says 1
+    /// s is retried no sooner, which only a `Retry-After` read from the
+    /// response's headers can make it (the backoff alone waits 0.3 s at
+    /// most), and the second attempt is answered.
+    #[test]
+    fn a_retry_after_is_read_from_the_response() {
+        let Some(server) = option_env!("USERS_API_URL") else {
+            panic!("USERS_API_URL was not set at compile time: run under scripts/with-server.sh --faults");
+        };
+        let key = format!("wasi-{}", random().to_bits());
+        let base = format!("{server}/faults/retry-after-seconds/{key}");
+        let client =
+            crate::UsersClient::new(crate::ClientOptions::new(base).retries(1)).expect("client");
+        let started = monotonic_clock::now();
+        let count =
+            wstd::runtime::block_on(client.count_users().send()).expect("the second attempt");
+        let waited = monotonic_clock::now() - started;
+        assert_eq!(count.status, 200);
+        assert!(
+            waited >= 1_000_000_000,
+            "{waited} ns: the Retry-After was not waited for"
+        );
+    }
+
     /// A request URL that does not parse is a validation error naming the
     /// base URL option: `base_url` in the Rust API, `baseUrl` in the
     /// component.

@@ -309,11 +309,18 @@ async fn a_throwing_or_rejecting_hook_changes_nothing() {
             &[("baseUrl", &FAKE.into()), ("hooks", &rec.hooks())],
         ))
         .unwrap();
+        let capture = capturing_reports();
         let got = resolves(client.count_users(JsValue::UNDEFINED, JsValue::UNDEFINED)).await;
+        restore_reports(&capture);
         assert_eq!(json(&got), expected, "{mode}");
         assert_eq!(call_count(&fake), 2, "{mode}");
-        // Every hook was called (and failed) once per event.
+        // Every hook was called (and failed) once per event, and each
+        // failure was reported with what the hook threw.
         assert_eq!(rec.counts(), (2, 2, 1), "{mode}");
+        let reported = reported_messages(&capture);
+        assert_eq!(reported.lines().count(), 5, "{mode}: {reported}");
+        let on_purpose = |line: &str| line.contains("on purpose");
+        assert!(reported.lines().all(on_purpose), "{mode}: {reported}");
         // Later calls on the same client work: the fake now answers 200.
         let again = resolves(client.count_users(JsValue::UNDEFINED, JsValue::UNDEFINED)).await;
         assert_eq!(json(&again), expected, "{mode}");
