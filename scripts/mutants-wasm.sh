@@ -40,11 +40,12 @@ export WASM_BINDGEN_TEST_TIMEOUT=900
 command -v wasm-bindgen-test-runner >/dev/null || { echo "mutants: wasm-bindgen-test-runner not found: run make setup" >&2; exit 1; }
 [ -x target/venv/bin/wasmtime ] || { echo "mutants: the wasmtime CLI is not in target/venv: run make setup" >&2; exit 1; }
 
-# One job: a mutant's build and the suite's waits fill the machine. The
+# One job: a mutant's build and the suite's waits fill the machine; a test
+# run past 180 s (the suite takes about 50) is a mutant that hangs it. The
 # scratch copy builds in its own target directory (the native groups share
 # target/, and a wasm32 build there would wait on their lock).
 mutants() {
-  cargo mutants --profile mutants --cargo-arg=--locked -j 1 --timeout 600 --build-timeout 900 "${sample[@]}" "$@"
+  cargo mutants --profile mutants --cargo-arg=--locked -j 1 --timeout 180 --build-timeout 900 "${sample[@]}" "$@"
 }
 judge() {
   case $1 in

@@ -9,9 +9,11 @@ StrykerJS's mutation.json for the JavaScript files (scripts/mutants-js.sh).
 It replaces the text between mutants.md's two table markers with one row
 per mutated file, a subtotal per group (a sampled run says which shard it
 was: the file `sample` beside the report) and a total, each group dated by
-its run. A missed mutant is "equivalent" or "not native" when mutants.md
-lists it in the ```text equivalent``` or ```text not native``` block, keyed
-by file, line and mutation (cargo-mutants' name without the column;
+its run (a group's mutants run again later, in GROUP-recheck, take their
+later outcomes). A missed mutant is "equivalent" or "not native" when mutants.md
+lists it in the ```text equivalent``` or ```text not native``` block, and
+counts as caught when it lists it in ```text caught since``` (a test added
+after the run, seen catching it in a run of its own); each keyed by file, line and mutation (cargo-mutants' name without the column;
 Stryker's `file:LINE: Mutator -> replacement`, the replacement's first
 line). Exits 1 when a missed mutant is in neither block, or when a block
 lists a mutant of a reported file that did not survive (caught since, or
@@ -89,9 +91,13 @@ def add_rows(rows, per_file):
 def main():
     text = BOOK.read_text()
     equivalent, not_native = listed(text, "equivalent"), listed(text, "not native")
+    caught_since = listed(text, "caught since")
     rows, problems, files_seen, missed_keys = [], [], set(), set()
     total = defaultdict(int)
     sampled_files = set()
+    # A listed survivor that timed out is no contradiction: which side of
+    # the limit a slow run lands on moves with the machine's load.
+    timed_out = set()
     versions = {}
     for group, what in GROUPS.items():
         report = REPORTS / group / "mutants.out" / "outcomes.json"
@@ -104,7 +110,9 @@ def main():
 
         def missed(file, name, row):
             missed_keys.add(name)
-            if name in equivalent:
+            if name in caught_since:
+                row["caught"] += 1
+            elif name in equivalent:
                 row["equivalent"] += 1
             elif name in not_native:
                 row["not native"] += 1
@@ -143,6 +151,19 @@ def main():
                 total[column] += subtotal[column]
             continue
         data = json.loads(report.read_text())
+        # A later run of some of the group's mutants (GROUP-recheck: after a
+        # test was added or fixed) gives their outcomes instead.
+        recheck = REPORTS / f"{group}-recheck" / "mutants.out" / "outcomes.json"
+        if recheck.exists():
+            later = {
+                o["scenario"]["Mutant"]["name"]: o
+                for o in json.loads(recheck.read_text())["outcomes"]
+                if isinstance(o["scenario"], dict)
+            }
+            data["outcomes"] = [
+                later.get(o["scenario"]["Mutant"]["name"], o) if isinstance(o["scenario"], dict) else o
+                for o in data["outcomes"]
+            ]
         for outcome in data["outcomes"]:
             mutant = outcome["scenario"]
             if not isinstance(mutant, dict):
@@ -160,6 +181,7 @@ def main():
                 row["caught"] += 1
             elif summary == "Timeout":
                 row["timeout"] += 1
+                timed_out.add(key(mutant["name"]))
             elif summary == "MissedMutant":
                 missed(mutant["file"], key(mutant["name"]), row)
             else:
@@ -175,7 +197,7 @@ def main():
     if not rows:
         sys.exit("mutants_table: no report in target/mutants-report/")
     rows.append(line("**every group reported**", total))
-    for name in sorted((equivalent | not_native) - missed_keys):
+    for name in sorted((equivalent | not_native | caught_since) - missed_keys - timed_out):
         file = name.split(":", 1)[0]
         if file in files_seen and file not in sampled_files:
             problems.append(f"mutants.md lists it, but it did not survive: {name}")

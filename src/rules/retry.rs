@@ -128,6 +128,22 @@ pub fn next_delay(
 mod tests {
     use super::*;
 
+    /// An error says what the rule says of it: its kind and HTTP status,
+    /// unless no attempt is made again after it whatever its kind.
+    #[test]
+    fn an_error_says_whether_the_rule_retries_it() {
+        assert!(Error::new(ErrorKind::Network, "refused").is_retryable());
+        assert!(Error::new(ErrorKind::Timeout, "late").is_retryable());
+        let busy = Error::new(ErrorKind::Http, "HTTP 503").with_http_status(503);
+        assert!(busy.is_retryable());
+        let missing = Error::new(ErrorKind::Http, "HTTP 404").with_http_status(404);
+        assert!(!missing.is_retryable());
+        assert!(!Error::new(ErrorKind::Network, "no fetch")
+            .never_retried()
+            .is_retryable());
+        assert!(!Error::validation("active", "bad").is_retryable());
+    }
+
     #[test]
     fn which_failures_are_retried() {
         assert!(is_retryable(ErrorKind::Network, None));

@@ -228,8 +228,9 @@ mod properties {
     use super::*;
 
     proptest! {
+        // Without `…` in the text: the mark of a cut is then the cut's own.
         #[test]
-        fn shown_values_are_quoted_and_cut(text in ".{0,200}") {
+        fn shown_values_are_quoted_and_cut(text in "[^…]{0,200}") {
             let shown = quoted(&text);
             prop_assert!(shown.starts_with('"') && shown.ends_with('"'));
             prop_assert!(shown.chars().count() <= SHOWN_CHARS + 3);

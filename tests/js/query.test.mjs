@@ -120,9 +120,59 @@ test("a query sends the params its key names, whatever becomes of the object giv
 });
 
 test("a helper given no UsersClient throws a TypeError naming it", () => {
-  assert.throws(() => countUsersQueryOptions({ countUsers() {} }), /countUsersQueryOptions.*UsersClient/);
-  assert.throws(() => listUsersQueryOptions(undefined), TypeError);
+  const helpers = { countUsersQueryOptions, listUsersQueryOptions, listPagesInfiniteQueryOptions };
+  for (const [name, helper] of Object.entries(helpers)) {
+    for (const client of [undefined, null, {}, { countUsers() {} }, { [Symbol.for("user-management-client.baseUrl")]: api }]) {
+      assert.throws(() => helper(client), {
+        name: "TypeError",
+        message: `${name}(client, params, options): client must be a UsersClient from user-management-client`,
+      });
+    }
+  }
 });
+
+test("a key's base URL is the client's, parsed, without trailing slashes; its operation; its params sorted", () => {
+  const client = new UsersClient("HTTP://LOCALHOST:80/v1//");
+  const [scope, base, operation, params] = countUsersQueryOptions(client, { query: "a", active: false, extra: null }).queryKey;
+  assert.deepEqual([scope, base, operation], ["user-management-client", "http://localhost/v1", "count"]);
+  assert.deepEqual(Object.entries(params), [["active", "false"], ["query", "a"]]);
+  assert.equal(listUsersQueryOptions(client).queryKey[2], "list");
+  assert.equal(listPagesInfiniteQueryOptions(client).queryKey[2], "pages");
+  // Only `active` as a boolean becomes the string the client sends; any other
+  // `active` stays as given, for the client to refuse.
+  assert.deepEqual(countUsersQueryOptions(client, { active: 1 }).queryKey.at(-1), { active: 1 });
+  // Other values stay as they are.
+  const list = listUsersQueryOptions(client, { page: 2, pageSize: 5, flag: true, query: "b" }).queryKey.at(-1);
+  assert.deepEqual(Object.entries(list), [["flag", true], ["page", 2], ["pageSize", 5], ["query", "b"]]);
+});
+
+test("params that are no plain object go to the client as given, which refuses them", async () => {
+  const client = new UsersClient(fault("ok"));
+  const instance = new (class P { constructor() { this.active = "true"; } })();
+  for (const params of [instance, "active=true", 7]) {
+    const options = countUsersQueryOptions(client, params);
+    assert.equal(options.queryKey.at(-1), params);
+    await assert.rejects(new QueryClient().fetchQuery(options), { name: "UsersApiError", kind: "validation", param: "params" });
+  }
+});
+
+test("call options that are no object go to the client as given, with the query's signal or without", async () => {
+  const base = fault("ok");
+  const client = new UsersClient(base);
+  const options = countUsersQueryOptions(client, {}, "fast");
+  for (const signal of [new AbortController().signal, undefined]) {
+    await assert.rejects(options.queryFn({ signal }), { name: "UsersApiError", kind: "validation", param: "options" });
+  }
+  assert.equal(await counted(base), 0);
+});
+
+test("without AbortSignal.any, a caller's signal that has aborted already sends nothing", () => withAny(true, async () => {
+  const base = fault("ok");
+  const client = new UsersClient(base);
+  const options = countUsersQueryOptions(client, {}, { signal: AbortSignal.abort() });
+  await assert.rejects(new QueryClient().fetchQuery(options), { name: "UsersApiError", kind: "aborted" });
+  assert.equal(await counted(base), 0);
+}));
 
 test("cancelQueries aborts the request in flight", async () => {
   const base = fault("held");
@@ -246,6 +296,20 @@ test("an infinite query walks the pages as listPages does: one request a page, n
   const walked = [];
   for await (const page of client.listPages(params)) walked.push(page.result.users.length);
   assert.deepEqual(pages.map((page) => page.result.users.length), walked);
+});
+
+test("an infinite query starts at the page its params name, and a failing one makes 1 + the client's retries requests", async () => {
+  const { client } = counting();
+  const data = await new QueryClient().fetchInfiniteQuery(listPagesInfiniteQueryOptions(client, { pageSize: 5 }));
+  assert.deepEqual(data.pageParams, [{ page: 0, seen: 0 }]);
+  assert.equal(data.pages[0].result.page, 1);
+  const base = fault("busy");
+  const failing = new UsersClient({ baseUrl: base, retries: 1 });
+  const queries = browserLike();
+  const options = listPagesInfiniteQueryOptions(failing, {});
+  await assert.rejects(queries.fetchInfiniteQuery(options), (error) => error.kind === "http" && error.httpStatus === 503);
+  assert.equal(await counted(base), 2);
+  assert.equal(queries.getQueryState(options.queryKey).fetchFailureCount, 1);
 });
 
 test("an infinite query's key names its params; its queryFn passes the query's signal on", async () => {

@@ -23,7 +23,7 @@ export default {
     "!/tests/node-lines", "/tests/node-lines/*", "!/tests/node-lines/package.json",
   ],
   concurrency: 1,
-  timeoutMS: 180000,
+  timeoutMS: 60000,
   tempDirName: "target/stryker-tmp",
   cleanTempDir: true,
   reporters: ["clear-text", "progress", "json"],
