@@ -23,11 +23,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 
-sample=() sample_arg=()
-if [ "${1:-}" = --sample ]; then
-  sample=(--shard "${SHARD:-0}/10" --sharding round-robin) sample_arg=(--sample)
-  shift
-fi
+. scripts/mutants-common.sh
+[ ${#sample_arg[@]} -gt 0 ] && shift
 groups=("$@")
 [ $# -eq 0 ] && groups=(fetch js wasi)
 
@@ -46,12 +43,6 @@ command -v wasm-bindgen-test-runner >/dev/null || { echo "mutants: wasm-bindgen-
 # target/, and a wasm32 build there would wait on their lock).
 mutants() {
   cargo mutants --profile mutants --cargo-arg=--locked -j 1 --timeout 180 --build-timeout 900 "${sample[@]}" "$@"
-}
-judge() {
-  case $1 in
-    0 | 2 | 3) ;;
-    *) echo "mutants: the $2 run failed (cargo-mutants exited $1)" >&2; exit 1 ;;
-  esac
 }
 
 # The suites call the reference server: the run goes on under
@@ -80,12 +71,7 @@ for group in "${groups[@]}"; do
     *) echo "usage: $0 [--sample] [fetch | js | wasi]..." >&2; exit 2 ;;
   esac
   judge $? "$group"
-  echo $((SECONDS - started)) >"target/mutants-report/$group/seconds"
-  if [ ${#sample[@]} -gt 0 ]; then
-    echo "${SHARD:-0}/10 round-robin" >"target/mutants-report/$group/sample"
-  else
-    rm -f "target/mutants-report/$group/sample"
-  fi
+  finish_group "$group" "$started"
 done
 
 python3 scripts/mutants_table.py

@@ -13,22 +13,15 @@
 #
 #   scripts/mutants.sh                  all three groups
 #   scripts/mutants.sh rest|loop|rules  one or more of them
+#   scripts/mutants.sh --sample ...     one round-robin shard in ten (SHARD,
+#                                       default 0) of each: a tenth
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 
 mutants() {
   CARGO_TARGET_DIR="$PWD/target" cargo mutants --package user-management-client \
-    --profile mutants --cargo-arg=--locked --cargo-arg=--lib -j 1 "$@"
-}
-# cargo-mutants exits 2 when a mutant was missed and 3 when one timed out;
-# anything else but 0 is a failure of the run itself.
-judge() {
-  local status=$1 group=$2
-  case $status in
-    0 | 2 | 3) ;;
-    *) echo "mutants: the $group run failed (cargo-mutants exited $status)" >&2; exit 1 ;;
-  esac
+    --profile mutants --cargo-arg=--locked --cargo-arg=--lib -j 1 "${sample[@]}" "$@"
 }
 
 # The natively compiled files outside src/rules/ and the call loop. The
@@ -41,6 +34,8 @@ rest_files=(src/lib.rs src/binding.rs src/error.rs src/model.rs src/platform.rs 
 file_args=()
 for file in "${rest_files[@]}"; do file_args+=(--file "$file"); done
 
+. scripts/mutants-common.sh
+[ ${#sample_arg[@]} -gt 0 ] && shift
 groups=("$@")
 [ $# -eq 0 ] && groups=(rest loop rules)
 cargo build --locked -p user-management-server --profile mutants || exit 1
@@ -58,7 +53,7 @@ for group in "${groups[@]}"; do
     *) echo "usage: $0 [rest | loop | rules]..." >&2; exit 2 ;;
   esac
   judge $? "$group"
-  echo $((SECONDS - started)) >"target/mutants-report/$group/seconds"
+  finish_group "$group" "$started"
 done
 
 python3 scripts/mutants_table.py || exit 1

@@ -120,3 +120,16 @@ test("a client made while the .wasm loads: free() before and after it is ready, 
   assert.equal(got.bad.kind, "validation");
   assert.equal(got.bad.param, "retries");
 });
+
+for (const [name, load] of Object.entries(entries)) {
+  test(`${name}: a client made without options throws the validation error naming baseUrl`, async () => {
+    const m = await load();
+    for (const options of [undefined, null]) {
+      assert.throws(() => new m.UsersClient(options), (error) => {
+        assert.ok(error instanceof m.UsersApiError, String(error));
+        assert.deepEqual([error.kind, error.param], ["validation", "baseUrl"]);
+        return true;
+      });
+    }
+  });
+}
