@@ -446,6 +446,13 @@ mod tests {
             let text = format!(r#"{{"status":200,"result":{{"totalUsers":{bad}}}}}"#);
             assert!(count(&text).is_err(), "{bad}");
         }
+        // A status below 0 is read as itself (the rules then judge it).
+        let negative = count(r#"{"status":-5,"result":{"totalUsers":1}}"#).unwrap();
+        assert_eq!(negative.status, -5);
+        // A refusal says what was expected.
+        let text = r#"{"status":"200","result":{"totalUsers":1}}"#;
+        let refused = count(text).unwrap_err().to_string();
+        assert!(refused.contains("expected a whole number"), "{refused}");
     }
 
     #[test]
