@@ -194,3 +194,15 @@ test("isRetryable before the manual loader has the .wasm: only what needs no rul
   assert.equal(isRetryable(new UsersApiError("http", "HTTP 503", { httpStatus: 503 })), true);
   assert.equal(isRetryable(refusal), false);
 });
+
+test("a headers iterable whose entries are not [name, value] arrays is a validation error, nothing sent", async () => {
+  const { UsersClient } = require("./node.cjs");
+  let sent = 0;
+  const fetch = async () => { sent++; return Response.json({ status: 200, result: { totalUsers: 1 } }); };
+  const client = new UsersClient({ baseUrl: "http://h.test", fetch });
+  // A string of two characters has a length of 2 and a string at 0: still no pair.
+  for (const headers of [new Set(["ab"]), [["x-a", "1"], "xy"]]) {
+    await assert.rejects(client.countUsers({}, { headers }), { name: "UsersApiError", kind: "validation", param: "headers" });
+  }
+  assert.equal(sent, 0);
+});
