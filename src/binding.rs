@@ -159,4 +159,14 @@ mod tests {
         assert_eq!(error_kind("HTTP"), None);
         assert_eq!(error_kind(""), None);
     }
+
+    /// What the JS layer's `isRetryable` reads of an error no attempt is
+    /// made again for, whatever its kind.
+    #[test]
+    fn an_error_never_retried_says_so() {
+        assert!(!never_retried(&Error::new(ErrorKind::Network, "refused")));
+        assert!(never_retried(
+            &Error::new(ErrorKind::Network, "no fetch").never_retried()
+        ));
+    }
 }

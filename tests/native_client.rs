@@ -856,3 +856,26 @@ async fn a_typed_decode_failure_carries_the_statuses_and_the_body() {
     assert_eq!(body["result"]["pageSize"], 2);
     assert_eq!(body["result"]["users"].as_array().map(Vec::len), Some(2));
 }
+
+/// A call's own header provider (`CallOptions::header_provider`) is asked
+/// for that call, and what it gives goes out over the client's headers.
+#[tokio::test]
+async fn a_calls_header_provider_gives_that_call_its_headers() {
+    let server = server();
+    let base = format!("{}/faults/echo/call-provider", server.url);
+    let client = UsersClient::new(ClientOptions::new(&base).header("X-Tenant", "from-client"))
+        .expect("client");
+    let options = CallOptions::default()
+        .header_provider(|| async { vec![("X-Tenant".to_string(), "from-call".to_string())] });
+    let echo = client
+        .list_users()
+        .options(options)
+        .send::<serde_json::Value>()
+        .await
+        .expect("the echo");
+    assert_eq!(
+        echo.result["headers"]["x-tenant"], "from-call",
+        "{}",
+        echo.result
+    );
+}
