@@ -187,6 +187,10 @@ def main():
             else:
                 sys.exit(f"mutants_table: {report}: an outcome of kind {summary!r}")
         subtotal = add_rows(rows, per_file)
+        # A run stopped before its end says so in a `note` beside it.
+        note = REPORTS / group / "note"
+        if note.exists():
+            sampled += f"{note.read_text().strip()}, "
         seconds = REPORTS / group / "seconds"
         took = f", {int(seconds.read_text()) // 60} min" if seconds.exists() else ""
         started = data["start_time"][:10]
