@@ -214,11 +214,11 @@ impl UsersClient {
             Operation::Count => &config.count_url,
             Operation::List => &config.list_url,
         };
-        let bounds = Bounds {
-            timeout_ms: options.timeout.map_or(config.timeout_ms, duration_ms),
-            max_body_bytes: config.options.max_body_bytes,
-            naming: config.options.naming,
-        };
+        let bounds = Bounds::new(
+            options.timeout.map_or(config.timeout_ms, duration_ms),
+            config.options.max_body_bytes,
+            config.options.naming,
+        );
         let params_in = config.options.params_in;
         let request = Target::build(url, params, params_in, &config.transport)?;
         let mut retries_done = 0;
