@@ -108,7 +108,7 @@ def main():
         sample = REPORTS / group / "sample"
         sampled = f"shard {sample.read_text().strip()}, " if sample.exists() else ""
 
-        def missed(file, name, row):
+        def missed(name, row):
             missed_keys.add(name)
             if name in caught_since:
                 row["caught"] += 1
@@ -140,7 +140,7 @@ def main():
                     else:
                         replacement = (mutant.get("replacement") or "").splitlines()[0:1]
                         name = f"{file}:{mutant['location']['start']['line']}: {mutant['mutatorName']}"
-                        missed(file, f"{name} -> {''.join(replacement)}", row)
+                        missed(f"{name} -> {''.join(replacement)}", row)
             versions["StrykerJS"] = data.get("framework", {}).get("version", "")
             took_at = REPORTS / group / "seconds"
             started = datetime.fromtimestamp(stryker.stat().st_mtime, timezone.utc).strftime("%Y-%m-%d")
@@ -183,7 +183,7 @@ def main():
                 row["timeout"] += 1
                 timed_out.add(key(mutant["name"]))
             elif summary == "MissedMutant":
-                missed(mutant["file"], key(mutant["name"]), row)
+                missed(key(mutant["name"]), row)
             else:
                 sys.exit(f"mutants_table: {report}: an outcome of kind {summary!r}")
         subtotal = add_rows(rows, per_file)
