@@ -107,14 +107,15 @@ lint:
 
 ## Native tests: the client's pure modules, the whole client on tokio
 ## against the reference server (its debug binary, built first), and the
-## reference server; then the private-CA test again with the native-roots
-## feature (the platform's store). `--workspace` on the second run too:
-## cargo resolves features for the packages a command selects, so the root
+## reference server; then the private-CA test and the library's own tests
+## again with the webpki-roots feature (Mozilla's roots instead of the
+## platform's verifier). `--workspace` on the second run too: cargo
+## resolves features for the packages a command selects, so the root
 ## package alone would compile much of its graph again; with the workspace
-## selected, only the crates native-roots changes compile.
+## selected, only the crates webpki-roots changes compile.
 unit: debug-server
 	cargo test --locked --workspace
-	cargo test --locked --workspace --features user-management-client/native-roots --test native_tls
+	cargo test --locked --workspace --features user-management-client/webpki-roots --test native_tls --lib
 
 ## The reference server as the tests run it (debug build, rebuilt when its
 ## source changed), its features resolved for it alone: `cargo test

@@ -8,7 +8,7 @@
 //! transport, for the JS layer's `UsersApiError`.
 
 use std::fmt;
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(not(all(target_arch = "wasm32", not(target_os = "wasi"))))]
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize, Serializer};
@@ -113,52 +113,60 @@ impl fmt::Display for Cause {
 impl std::error::Error for Cause {}
 
 /// What an [`Error`]'s [`source`](std::error::Error::source) is: a
-/// description in text (what JavaScript threw), or the transport's own
-/// error (natively a `reqwest::Error`), which a caller can downcast.
-/// (Only native builds have a transport error: wasm32 ones carry none of
-/// its code.)
+/// description in text (what JavaScript threw), or an error of its own
+/// (natively the transport's `reqwest::Error`; an app's, from a header
+/// provider or [`Error::with_source`]), which a caller can downcast. A JS
+/// host build keeps an app's error as its text: there, the code of an
+/// error of its own (its chain's text, its drop) would cost the npm
+/// package's `.wasm` some 350 B gzipped for what no JS caller can make.
+/// (A text is kept as one, not as a `dyn Error`, so that a JS host's
+/// `.wasm` carries no `Debug` of it.)
 #[derive(Clone, Debug)]
 enum Source {
     Text(Cause),
-    #[cfg(not(target_arch = "wasm32"))]
-    Transport(Arc<dyn std::error::Error + Send + Sync>),
+    #[cfg(not(all(target_arch = "wasm32", not(target_os = "wasi"))))]
+    Error(Arc<dyn std::error::Error + Send + Sync>),
+}
+
+/// Everything `error` says, its own sources included, as anyhow's `{:#}`
+/// writes it.
+fn chain_text(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = error.to_string();
+    let mut next = error.source();
+    while let Some(cause) = next {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        next = cause.source();
+    }
+    text
 }
 
 impl Source {
     fn as_error(&self) -> &(dyn std::error::Error + 'static) {
         match self {
             Source::Text(cause) => cause,
-            #[cfg(not(target_arch = "wasm32"))]
-            Source::Transport(error) => &**error,
+            #[cfg(not(all(target_arch = "wasm32", not(target_os = "wasi"))))]
+            Source::Error(error) => &**error,
         }
     }
 
-    /// The text of a source that is one (a transport's error is not).
+    /// The text of a source that is one (an error of its own is not).
     fn text_mut(&mut self) -> Option<&mut String> {
         match self {
             Source::Text(cause) => Some(&mut cause.0),
-            #[cfg(not(target_arch = "wasm32"))]
-            Source::Transport(_) => None,
+            #[cfg(not(all(target_arch = "wasm32", not(target_os = "wasi"))))]
+            Source::Error(_) => None,
         }
     }
 
-    /// Everything the source says, its own sources included. (A text is
-    /// read as it is: through `dyn Error` it would bring `Debug` into the
-    /// `.wasm`.)
+    /// Everything the source says, its own sources included, as anyhow's
+    /// `{:#}` writes it. (A text is read as it is: through `dyn Error` it
+    /// would bring `Debug` into the `.wasm`.)
     fn text(&self) -> String {
         match self {
             Source::Text(cause) => cause.0.clone(),
-            #[cfg(not(target_arch = "wasm32"))]
-            Source::Transport(error) => {
-                let mut text = error.to_string();
-                let mut next = error.source();
-                while let Some(cause) = next {
-                    text.push_str(": ");
-                    text.push_str(&cause.to_string());
-                    next = cause.source();
-                }
-                text
-            }
+            #[cfg(not(all(target_arch = "wasm32", not(target_os = "wasi"))))]
+            Source::Error(error) => chain_text(&**error),
         }
     }
 }
@@ -196,6 +204,9 @@ pub struct Error {
     http_status: Option<u16>,
     // Boxed, rare: keeps `Result<_, Error>` small.
     body: Option<Box<Body>>,
+    /// What went wrong below: a [`Cause`] (what JavaScript threw, a
+    /// platform's words), the transport's own error (natively a
+    /// `reqwest::Error`), or an app's (a header provider's `Err`).
     source: Option<Box<Source>>,
     /// Whether the transport could tell that no connection was made
     /// (refused, DNS, unreachable, a connect timeout); `fetch` cannot, so a
@@ -231,8 +242,32 @@ struct Body {
 }
 
 impl Error {
-    /// An error of `kind` with `message` and nothing else (for a test
-    /// double of a call, say; the client's own errors carry more).
+    /// An error of `kind` with `message` and nothing else. With the
+    /// `with_*` setters, an error of any kind with any statuses, body and
+    /// source, as a call fails: a test double of a call, or the error an
+    /// app's header provider fails with.
+    ///
+    /// ```
+    /// use user_management_client::{Error, ErrorKind};
+    ///
+    /// // What the app does with a failed call: sign in again after a 401.
+    /// fn must_sign_in(error: &Error) -> bool {
+    ///     error.kind() == ErrorKind::Http && error.http_status() == Some(401)
+    /// }
+    ///
+    /// let expired = Error::new(ErrorKind::Http, "the server answered 401 Unauthorized")
+    ///     .with_http_status(401)
+    ///     .with_body(r#"{"status":401,"result":null}"#)
+    ///     .with_api_status(401);
+    /// assert!(must_sign_in(&expired));
+    /// assert!(!expired.is_retryable());
+    /// assert_eq!(expired.body(), Some(r#"{"status":401,"result":null}"#));
+    ///
+    /// let io = std::io::Error::other("the token store is locked");
+    /// let failed = Error::new(ErrorKind::Validation, "no token").with_param("headers").with_source(io);
+    /// let source = std::error::Error::source(&failed).unwrap();
+    /// assert!(source.downcast_ref::<std::io::Error>().is_some());
+    /// ```
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
         Error {
             kind,
@@ -287,10 +322,50 @@ impl Error {
         self
     }
 
-    /// The same error with the HTTP status of a response whose body it
-    /// does not keep.
-    pub(crate) fn with_http_status(mut self, http_status: u16) -> Error {
+    /// The same error with the HTTP status `http_status`
+    /// ([`Error::http_status`]).
+    pub fn with_http_status(mut self, http_status: u16) -> Error {
         self.http_status = Some(http_status);
+        self
+    }
+
+    /// The same error with the envelope's `status` ([`Error::api_status`]).
+    pub fn with_api_status(mut self, status: i64) -> Error {
+        self.status = Some(status);
+        self
+    }
+
+    /// The same error with `param` ([`Error::param`]) as the param or
+    /// option at fault.
+    pub fn with_param(mut self, param: impl Into<String>) -> Error {
+        self.param = Some(param.into());
+        self
+    }
+
+    /// The same error with `body` as the response's text ([`Error::body`]).
+    pub fn with_body(mut self, body: impl Into<String>) -> Error {
+        self.body = Some(Box::new(Body {
+            text: body.into(),
+            json: false,
+        }));
+        self
+    }
+
+    /// The same error with `source` as its
+    /// [`source`](std::error::Error::source): an error of the app's own,
+    /// which a caller can downcast back. (In a JS host build,
+    /// wasm32-unknown-unknown, it is kept as its text, its own sources
+    /// included: there the source is a [`Cause`].)
+    pub fn with_source(
+        mut self,
+        source: impl Into<Box<dyn std::error::Error + Send + Sync>>,
+    ) -> Error {
+        let source: Box<dyn std::error::Error + Send + Sync> = source.into();
+        #[cfg(not(all(target_arch = "wasm32", not(target_os = "wasi"))))]
+        let source = Source::Error(Arc::from(source));
+        #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
+        let source = Source::Text(Cause(chain_text(&*source)));
+        self.source = Some(Box::new(source));
         self
     }
 
@@ -304,7 +379,7 @@ impl Error {
     }
 
     /// The same error, with `cause` as its [`source`](std::error::Error::source).
-    pub(crate) fn with_source(mut self, cause: Cause) -> Error {
+    pub(crate) fn with_cause(mut self, cause: Cause) -> Error {
         self.source = Some(Box::new(Source::Text(cause)));
         self
     }
@@ -317,7 +392,7 @@ impl Error {
         mut self,
         error: impl std::error::Error + Send + Sync + 'static,
     ) -> Error {
-        self.source = Some(Box::new(Source::Transport(Arc::new(error))));
+        self.source = Some(Box::new(Source::Error(Arc::new(error))));
         self
     }
 
@@ -401,9 +476,9 @@ impl Error {
     /// A transport's own error cannot be cut: one whose text quotes a
     /// secret is replaced by its text with the secret cut out.
     pub(crate) fn cut(mut self, cut: impl Fn(&str) -> Option<String>) -> Error {
-        #[cfg(not(target_arch = "wasm32"))]
+        #[cfg(not(all(target_arch = "wasm32", not(target_os = "wasi"))))]
         if let Some(source) = self.source.as_mut() {
-            if let Source::Transport(_) = **source {
+            if let Source::Error(_) = **source {
                 if let Some(text) = cut(&source.text()) {
                     **source = Source::Text(Cause(text));
                 }
@@ -466,7 +541,7 @@ mod tests {
     fn redaction_cuts_message_body_and_source() {
         let err = Error::new(ErrorKind::Http, "echo s3cret")
             .with_response(500, "token s3cret".into(), false)
-            .with_source(Cause::new("TypeError: s3cret"))
+            .with_cause(Cause::new("TypeError: s3cret"))
             .cut(|text| crate::rules::secrets::redacted(text, &["s3cret".into()]));
         assert_eq!(err.message(), "echo [REDACTED]");
         assert_eq!(err.body(), Some("token [REDACTED]"));
@@ -515,7 +590,7 @@ mod tests {
             Error::new(ErrorKind::Api, "m")
                 .with_status(Some(404))
                 .with_response(200, "{}".into(), true)
-                .with_source(Cause::new("c"))
+                .with_cause(Cause::new("c"))
         };
         assert_eq!(base(), base());
         let differing = [
@@ -534,7 +609,7 @@ mod tests {
             base().with_status(Some(500)),
             base().with_response(201, "{}".into(), true),
             base().with_response(200, "[]".into(), true),
-            base().with_source(Cause::new("d")),
+            base().with_cause(Cause::new("d")),
         ];
         for (at, other) in differing.iter().enumerate() {
             assert_ne!(&base(), other, "field {at}");

@@ -1,7 +1,7 @@
 //! The crate on a native target (what a server-side render of a Leptos or
 //! Dioxus app links): `UsersClient::new` checks its options as usual, and
-//! a call made outside a tokio runtime fails at once with a `Network` error
-//! saying so, never a panic (`native_client.rs` makes calls on tokio). Also: `Error` is `Send + Sync + 'static` and
+//! a call made outside a tokio runtime fails at once with a `Validation`
+//! error naming `runtime` and saying so, never a panic (`native_client.rs` makes calls on tokio). Also: `Error` is `Send + Sync + 'static` and
 //! travels through `?` into the error types Rust apps use; and no credential
 //! shows in the `Debug` or `Display` output of the public types.
 #![cfg(not(target_arch = "wasm32"))]
@@ -94,10 +94,12 @@ fn outside_tokio_every_call_is_a_network_error_that_says_so() {
             .send(),
     );
     let error = count.unwrap_err();
-    assert_eq!(error.kind(), ErrorKind::Network);
+    assert_eq!(error.kind(), ErrorKind::Validation);
+    assert_eq!(error.param(), Some("runtime"));
+    assert!(!error.is_retryable());
     assert!(error.message().contains("tokio runtime"), "{error}");
     let list: Result<Envelope<serde::de::IgnoredAny>, Error> = ready(client.list_users().send());
-    assert_eq!(list.unwrap_err().kind(), ErrorKind::Network);
+    assert_eq!(list.unwrap_err().param(), Some("runtime"));
 }
 
 #[test]

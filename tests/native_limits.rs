@@ -161,13 +161,15 @@ fn a_runtime_without_timers_or_io_gets_an_error_that_says_what_to_enable() {
     ] {
         let client = UsersClient::new(ClientOptions::new(&server.url)).expect("client");
         let error = runtime.block_on(count(&client)).unwrap_err();
-        assert_eq!(error.kind(), ErrorKind::Network, "{error}");
+        assert_eq!(error.kind(), ErrorKind::Validation, "{error}");
+        assert_eq!(error.param(), Some("runtime"), "{error}");
         assert!(error.message().contains(enable), "{error}");
     }
     // Outside any runtime: the same kind, saying to use one.
     let client = UsersClient::new(ClientOptions::new(&server.url)).expect("client");
     let error = futures_lite_block_on(count(&client)).unwrap_err();
-    assert_eq!(error.kind(), ErrorKind::Network);
+    assert_eq!(error.kind(), ErrorKind::Validation);
+    assert_eq!(error.param(), Some("runtime"));
     assert!(error.message().contains("tokio runtime"), "{error}");
 }
 
@@ -215,6 +217,16 @@ async fn a_refused_connection_s_source_is_the_reqwest_error() {
         .downcast_ref::<reqwest::Error>()
         .expect("the reqwest::Error");
     assert!(reqwest.is_connect(), "{reqwest:?}");
+    // Display is the client's line alone: the reasons are the source's,
+    // written once by a reporter that walks the chain (C-GOOD-ERR).
+    let display = error.to_string();
+    assert!(
+        display.starts_with("the request failed for POST "),
+        "{display}"
+    );
+    assert!(!display.contains(&reqwest.to_string()), "{display}");
+    assert!(!display.contains("refused"), "{display}");
+    assert!(!display.contains("error sending request"), "{display}");
 }
 
 #[tokio::test]

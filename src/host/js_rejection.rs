@@ -29,7 +29,7 @@ impl Rejection {
     pub fn caused(error: Error, cause: JsValue) -> Rejection {
         let text = failure_detail(&cause);
         Rejection {
-            error: error.with_source(Cause::new(text)),
+            error: error.with_cause(Cause::new(text)),
             cause: Some(cause),
         }
     }

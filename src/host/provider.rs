@@ -63,7 +63,10 @@ impl fmt::Debug for HeaderProvider {
 }
 
 /// What a header provider's future may resolve with: the headers, or
-/// (for a provider that can fail) a `Result` of them.
+/// (for a provider that can fail) a `Result` of them. An `Err` fails the
+/// call: this crate's [`Error`] as it is, any other error as a
+/// `validation` error naming `headers`, whose
+/// [`source`](std::error::Error::source) it is (the app downcasts it back).
 pub trait ProvidedHeaders {
     /// The headers, or the error that fails the call.
     fn into_headers(self) -> Result<HeaderList, Error>;
@@ -75,8 +78,16 @@ impl ProvidedHeaders for HeaderList {
     }
 }
 
-impl ProvidedHeaders for Result<HeaderList, Error> {
+impl<E> ProvidedHeaders for Result<HeaderList, E>
+where
+    E: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
     fn into_headers(self) -> Result<HeaderList, Error> {
-        self
+        self.map_err(|error| match error.into().downcast::<Error>() {
+            Ok(error) => *error,
+            Err(other) => {
+                Error::validation("headers", "the header provider failed").with_source(other)
+            }
+        })
     }
 }

@@ -1,13 +1,14 @@
 //! The shape of a Leptos or Dioxus app whose code is compiled twice: to
 //! wasm32 for the browser, and natively for server-side rendering. The
 //! same code names the client on both; natively, outside a tokio runtime,
-//! every call fails at once with a `Network` error, which the render turns
+//! every call fails at once with a `Validation` error naming `runtime`
+//! (`param()`), which the render turns
 //! into its loading state, and the browser fills the count in after
 //! hydration. `scripts/versions.sh` checks it natively (`cargo check`).
 
 use std::time::Duration;
 
-use user_management_client::{Active, ClientOptions, Error, ErrorKind, UsersClient};
+use user_management_client::{Active, ClientOptions, Error, UsersClient};
 
 /// What the page shows for the active users.
 #[derive(Debug, PartialEq, Eq)]
@@ -33,9 +34,7 @@ pub fn client(api: &str) -> Result<UsersClient, Error> {
 pub async fn active_users(client: &UsersClient) -> ActiveUsers {
     match client.count_users().active(Active::True).send().await {
         Ok(count) => ActiveUsers::Count(count.result.total_users),
-        Err(error) if cfg!(not(target_arch = "wasm32")) && error.kind() == ErrorKind::Network => {
-            ActiveUsers::Loading
-        }
+        Err(error) if error.param() == Some("runtime") => ActiveUsers::Loading,
         Err(error) => ActiveUsers::Failed(format!("{}: {error}", error.kind())),
     }
 }

@@ -108,14 +108,17 @@ extern "C" {
 
 /// A setup error (a `fetch` that answers something that is not a
 /// `Response`, a host without `fetch`) fails at the first attempt, with
-/// the default retries and with `retries: 2`, and says what is wrong.
+/// the default retries and with `retries: 2`, as a `validation` error
+/// naming `fetch` (never `network`, which says "try again"), and says what
+/// is wrong.
 #[wasm_bindgen_test]
 async fn setup_errors_fail_at_once_and_say_why() {
     let two = JsValue::from(2);
     for extra in [vec![], vec![("retries", &two)]] {
         let fake = fetch_answering(&JsValue::from(42));
         let r = rejects(fake_count(&fake, "{}", &extra)).await;
-        assert_eq!(r.kind, "network");
+        assert_eq!(r.kind, "validation");
+        assert_eq!(r.param.as_deref(), Some("fetch"));
         assert_eq!(r.message, "fetch resolved with 42, which is not a Response");
         assert_eq!(call_count(&fake), 1, "a setup error is never retried");
         assert!(!is_retryable(&r.raw), "isRetryable agrees");
@@ -125,7 +128,8 @@ async fn setup_errors_fail_at_once_and_say_why() {
     });
     let started = without_global_fetch(start.unchecked_ref());
     let r = rejects(get(&started, "promise").unchecked_into()).await;
-    assert_eq!(r.kind, "network");
+    assert_eq!(r.kind, "validation");
+    assert_eq!(r.param.as_deref(), Some("fetch"));
     assert_eq!(
         r.message,
         "this host has no global fetch: pass one as the fetch option"

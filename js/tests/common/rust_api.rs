@@ -768,12 +768,25 @@ async fn a_custom_fetch_that_rejects_oddly_is_a_network_error_in_rust() {
         let error = failed(client(options).count_users().send().await);
         assert_eq!(error.kind(), ErrorKind::Network, "{reason:?}");
     }
-    for name in ["empty", "number", "no-status", "bad-status", "text-throws"] {
+    // What is not a `Response` (no whole status from 100 to 599) is a
+    // setup error naming `fetch`; a `Response` whose body fails is `network`.
+    for (name, param) in [
+        ("empty", Some("fetch")),
+        ("number", Some("fetch")),
+        ("no-status", Some("fetch")),
+        ("bad-status", Some("fetch")),
+        ("text-throws", None),
+    ] {
         let mut options = ClientOptions::new(FAKE);
         options.fetch = Some(fetch_resolving_with(&odd_response(name)));
         options.retries = 0;
         let error = failed(client(options).count_users().send().await);
-        assert_eq!(error.kind(), ErrorKind::Network, "{name}: {error}");
+        let kind = match param {
+            Some(_) => ErrorKind::Validation,
+            None => ErrorKind::Network,
+        };
+        assert_eq!(error.kind(), kind, "{name}: {error}");
+        assert_eq!(error.param(), param, "{name}: {error}");
     }
     good_call_still_works().await;
 }
@@ -782,30 +795,37 @@ async fn a_custom_fetch_that_rejects_oddly_is_a_network_error_in_rust() {
 /// the module for every later call.
 #[wasm_bindgen_test]
 async fn gloo_net_traps_through_the_js_api() {
+    // Kind `network`, or, for what is not a `Response`, the setup error
+    // naming `fetch`.
     let fetches = [
         (
             "rejects with a string",
             fetch_rejecting_with(&"nope".into()),
+            "network",
         ),
         (
             "rejects with undefined",
             fetch_rejecting_with(&JsValue::UNDEFINED),
+            "network",
         ),
-        ("throws a string", fetch_throwing(&"boom".into())),
+        ("throws a string", fetch_throwing(&"boom".into()), "network"),
         (
             "resolves to {}",
             fetch_resolving_with(&odd_response("empty")),
+            "validation",
         ),
         (
             "resolves to undefined",
             fetch_resolving_with(&JsValue::UNDEFINED),
+            "validation",
         ),
         (
             "resolves without a status",
             fetch_resolving_with(&odd_response("no-status")),
+            "validation",
         ),
     ];
-    for (what, fetch) in fetches {
+    for (what, fetch, kind) in fetches {
         for list in [false, true] {
             let options = obj(&[("fetch", &fetch), ("retries", &JsValue::from(0))]);
             let promise = if list {
@@ -814,7 +834,9 @@ async fn gloo_net_traps_through_the_js_api() {
                 count_users(FAKE.into(), JsValue::UNDEFINED, options)
             };
             let r = rejects(promise).await;
-            assert_eq!(r.kind, "network", "{what}: {}", r.message);
+            assert_eq!(r.kind, kind, "{what}: {}", r.message);
+            let param = (kind == "validation").then_some("fetch");
+            assert_eq!(r.param.as_deref(), param, "{what}");
             assert_eq!(r.http_status, None, "{what}");
         }
         good_call_still_works().await;
@@ -836,4 +858,51 @@ async fn the_rust_client_is_cheap_to_clone_and_keeps_no_state() {
     assert_eq!(got.result.total_users, 1);
     let got = ok(a.count_users().send().await);
     assert_eq!(got.result.total_users, 2);
+}
+
+/// Errors as C-GOOD-ERR asks, in a JS host: `Display` is one line of its
+/// own and never repeats `source()` (a `network` error's message gives the
+/// platform's words, and has no source; a header function's throw is the
+/// source of a message that does not quote it). In `query` mode, with a
+/// `fetch` whose message quotes the URL (as Deno's does), no param's value
+/// is in `Display`, `Debug` or the source.
+#[wasm_bindgen_test]
+async fn rust_errors_print_each_cause_once_and_no_param_value() {
+    let fetch = fetch_quoting_the_url();
+    let mut options = ClientOptions::new(FAKE)
+        .params_in(ParamsIn::Query)
+        .retries(0);
+    options.fetch = Some(fetch.unchecked_into());
+    let refused = failed(
+        client(options)
+            .count_users()
+            .query("ann-secret-name")
+            .send()
+            .await,
+    );
+    assert_eq!(refused.kind(), ErrorKind::Network, "{refused}");
+    let source = std::error::Error::source(&refused).map(ToString::to_string);
+    let everything = format!("{refused}\n{refused:?}\n{source:?}");
+    assert!(!everything.contains("ann-secret-name"), "{everything}");
+    assert!(!everything.contains('?'), "{everything}");
+    assert_eq!(source, None, "{refused:?}");
+    assert_eq!(refused.to_string().lines().count(), 1, "{refused}");
+
+    let fake = scripted("[]");
+    let mut options = ClientOptions::new(FAKE).retries(0);
+    options.fetch = Some(get(&fake, "fetch").unchecked_into());
+    let throwing = failed(
+        client(options.header_provider(|| async {
+            Err::<Vec<(String, String)>, _>(std::io::Error::other("the token store is locked"))
+        }))
+        .count_users()
+        .send()
+        .await,
+    );
+    assert_eq!(throwing.kind(), ErrorKind::Validation, "{throwing}");
+    assert_eq!(throwing.param(), Some("headers"));
+    let source = std::error::Error::source(&throwing).map(ToString::to_string);
+    assert_eq!(source.as_deref(), Some("the token store is locked"));
+    assert!(!throwing.to_string().contains("locked"), "{throwing}");
+    assert_eq!(call_count(&fake), 0, "nothing sent");
 }

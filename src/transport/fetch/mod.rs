@@ -252,20 +252,18 @@ fn failure_error(failure: Failure, url: &str, signal: Option<&AbortSignal>) -> R
         Failure::Aborted => aborted(signal),
         Failure::Fetch(cause) => network_error("fetch", url, cause),
         Failure::Body(cause) => network_error("reading the body", url, cause),
-        Failure::NoFetch => Error::new(
-            ErrorKind::Network,
+        Failure::NoFetch => Error::validation(
+            "fetch",
             "this host has no global fetch: pass one as the fetch option",
         )
-        .never_retried()
         .into(),
-        Failure::NotAResponse(value) => Error::new(
-            ErrorKind::Network,
+        Failure::NotAResponse(value) => Error::validation(
+            "fetch",
             format!(
                 "fetch resolved with {}, which is not a Response",
                 Value::of(&value).shown()
             ),
         )
-        .never_retried()
         .into(),
     }
 }
@@ -273,11 +271,15 @@ fn failure_error(failure: Failure, url: &str, signal: Option<&AbortSignal>) -> R
 /// A `network` error that says what failed, where, and why, as far as the
 /// platform told (`TypeError: fetch failed (ECONNREFUSED)` in Node); the
 /// URL without its query string, in what the platform told too (Deno's
-/// message names it).
+/// message names it). The platform's error is the JS error's `cause`; the
+/// Rust error has no `source()` (its message says all there is, once).
 fn network_error(what: &str, url: &str, cause: JsValue) -> Rejection {
     let detail = without_query(&failure_detail(&cause), url);
     let message = format!("{what} failed for POST {}: {detail}", shown_url(url));
-    Rejection::caused(Error::new(ErrorKind::Network, message), cause)
+    Rejection {
+        error: Error::new(ErrorKind::Network, message),
+        cause: Some(cause),
+    }
 }
 
 /// A checked body (a 200 envelope) as the caller's type, through

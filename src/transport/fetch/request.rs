@@ -46,7 +46,7 @@ pub fn base_href(url: &str, param: &str) -> Result<String, Error> {
     Url::new(url).map(|parsed| parsed.href()).map_err(|cause| {
         let shown = crate::rules::value::quoted(url);
         Error::invalid(param, "a valid absolute URL", &shown)
-            .with_source(Cause::new(failure_detail(&cause)))
+            .with_cause(Cause::new(failure_detail(&cause)))
     })
 }
 

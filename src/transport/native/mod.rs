@@ -6,16 +6,16 @@
 //! (`transport/plain/`: JSON through serde_json, URLs through `url`).
 //!
 //! Each client has its own `reqwest::Client` (its connection pool): the
-//! caller's, or one built with a connect timeout and the rustls config of
-//! `tls.rs`. Calls must run inside a
-//! tokio runtime with its IO and time drivers (reqwest's connections and
-//! the timers are tokio's); outside one a call fails at once with a
-//! `network` error saying so. tokio cannot be asked whether a runtime has
-//! its drivers (it panics where one is missing), so an attempt and a pause
-//! run under `catch_unwind`: such a panic becomes a `network` error that
-//! quotes tokio's own words on what to enable, and is not retried. (In a
-//! program built with `panic = "abort"` nothing can catch it.) Dropping a
-//! call's future drops its request and its connection.
+//! caller's, or the one `http_client.rs` builds. A client that cannot be
+//! built is a `validation` error naming `http_client`. Calls must run
+//! inside a tokio runtime with its IO and time drivers (reqwest's
+//! connections and the timers are tokio's); outside one a call fails at
+//! once with a `validation` error naming `runtime`. tokio cannot be asked
+//! whether a runtime has its drivers (it panics where one is missing), so
+//! an attempt and a pause run under `catch_unwind`: such a panic becomes
+//! that error, quoting tokio's own words on what to enable. (In a program
+//! built with `panic = "abort"` nothing can catch it.) Dropping a call's
+//! future drops its request and its connection.
 
 use std::collections::hash_map::RandomState;
 use std::future::Future;
@@ -33,7 +33,7 @@ use crate::transport::plain::http::Http;
 use crate::transport::plain::request::Request;
 use crate::transport::seam::{Arrived, Failed, Retry};
 
-mod tls;
+mod http_client;
 
 /// What a call made outside a tokio runtime fails with.
 const NEEDS_TOKIO: &str = "natively this client calls the API through reqwest on tokio: \
@@ -44,10 +44,6 @@ const NEEDS_TOKIO: &str = "natively this client calls the API through reqwest on
 /// ("A Tokio 1.x context was found, but timers are disabled. Call
 /// `enable_time` on the runtime builder to enable timers.").
 const TOKIO_WITHOUT_A_DRIVER: &str = "A Tokio 1.x context was found, but";
-
-/// How long a client that builds its own HTTP client waits for a
-/// connection (each attempt's timeout still covers the whole exchange).
-pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The transport through reqwest on tokio (the call loop's `Transport`
 /// as an [`Http`]).
@@ -63,30 +59,20 @@ impl Http for Native {
         if let Some(client) = setup {
             return Ok(client);
         }
-        let tls = tls::client_config().map_err(|why| {
-            Error::new(
-                ErrorKind::Network,
-                format!("the HTTP client could not be built: {why}"),
+        http_client::builder().build().map_err(|error| {
+            Error::validation(
+                "http_client",
+                "the HTTP client could not be built: pass one as http_client",
             )
-        })?;
-        reqwest::Client::builder()
-            .connect_timeout(CONNECT_TIMEOUT)
-            .tls_backend_preconfigured(tls)
-            .build()
-            .map_err(|error| {
-                Error::new(
-                    ErrorKind::Network,
-                    format!("the HTTP client could not be built: {error}"),
-                )
-                .with_transport_source(error)
-            })
+            .with_transport_source(error)
+        })
     }
 
     fn ready() -> Result<(), Error> {
         // reqwest and tokio's timers panic outside a runtime: a call there
         // fails at once instead.
         if tokio::runtime::Handle::try_current().is_err() {
-            return Err(Error::new(ErrorKind::Network, NEEDS_TOKIO).never_retried());
+            return Err(Error::validation("runtime", NEEDS_TOKIO));
         }
         Ok(())
     }
@@ -149,8 +135,8 @@ impl Http for Native {
 }
 
 /// Polls `future` to its end, turning tokio's panic for a runtime without
-/// a driver it needs into a `network` error that quotes it and is not
-/// retried. Any other panic (a caller's hook, a bug) goes on unwinding to
+/// a driver it needs into a `validation` error naming `runtime` that
+/// quotes it. Any other panic (a caller's hook, a bug) goes on unwinding to
 /// the caller, as it would without this.
 async fn unwound<F: Future>(future: F) -> Result<F::Output, Failed> {
     let mut future = pin!(future);
@@ -167,11 +153,10 @@ async fn unwound<F: Future>(future: F) -> Result<F::Output, Failed> {
                 if !said.starts_with(TOKIO_WITHOUT_A_DRIVER) {
                     std::panic::resume_unwind(panic);
                 }
-                let error = Error::new(
-                    ErrorKind::Network,
+                let error = Error::validation(
+                    "runtime",
                     format!("the call could not run on this tokio runtime: {said}"),
-                )
-                .never_retried();
+                );
                 Poll::Ready(Err(Failed {
                     rejection: error.into(),
                     retry: Retry::Never,
@@ -242,24 +227,15 @@ async fn exchange(
 }
 
 /// A `network` error: `what` failed for `url` (shown without its query
-/// string), with the reasons the error and its sources give (`Connection
-/// refused`); the `reqwest::Error` (without its URL) is its source.
+/// string). Its message is that line alone: the reasons (`Connection
+/// refused`) are its source's, the `reqwest::Error` without its URL, and
+/// its sources (anyhow's `{:#}` prints each once).
 fn network(url: &str, what: &str, error: reqwest::Error) -> Error {
-    // reqwest's message names the URL, query string and all: the message
-    // below names it as it shows URLs.
     let error = error.without_url();
-    let url = shown_url(url);
     let connect = error.is_connect();
-    let mut detail = error.to_string();
-    let mut source = std::error::Error::source(&error);
-    while let Some(cause) = source {
-        detail.push_str(": ");
-        detail.push_str(&cause.to_string());
-        source = cause.source();
-    }
     let failed = Error::new(
         ErrorKind::Network,
-        format!("{what} failed for POST {url}: {detail}"),
+        format!("{what} failed for POST {}", shown_url(url)),
     )
     .with_transport_source(error);
     if connect {

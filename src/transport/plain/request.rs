@@ -53,7 +53,7 @@ pub fn base_href(url: &str, param: &str) -> Result<String, Error> {
             }
             _ => "a valid absolute URL",
         };
-        Error::invalid(param, expected, &quoted(url)).with_source(Cause::new(cause.to_string()))
+        Error::invalid(param, expected, &quoted(url)).with_cause(Cause::new(cause.to_string()))
     })
 }
 
@@ -61,7 +61,7 @@ pub fn base_href(url: &str, param: &str) -> Result<String, Error> {
 pub fn params_object<T: Serialize>(params: &T) -> Result<Params, Error> {
     serde_json::to_value(params).map_err(|cause| {
         Error::validation("params", "the params could not be encoded as JSON")
-            .with_source(Cause::new(cause.to_string()))
+            .with_cause(Cause::new(cause.to_string()))
     })
 }
 
@@ -84,7 +84,7 @@ pub fn build(
         ParamsIn::Body => {
             let body = serde_json::to_vec(params).map_err(|cause| {
                 Error::validation("params", "the params could not be encoded as JSON")
-                    .with_source(Cause::new(cause.to_string()))
+                    .with_cause(Cause::new(cause.to_string()))
             })?;
             (url.to_string(), body)
         }
@@ -95,7 +95,7 @@ pub fn build(
             } else {
                 let mut parsed = url::Url::parse(url).map_err(|cause| {
                     Error::validation("baseUrl", "the request URL is invalid")
-                        .with_source(Cause::new(cause.to_string()))
+                        .with_cause(Cause::new(cause.to_string()))
                 })?;
                 parsed.query_pairs_mut().extend_pairs(entries);
                 (String::from(parsed), Vec::new())

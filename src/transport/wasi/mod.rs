@@ -247,7 +247,7 @@ fn outgoing(
     let param = naming.base_url();
     let parsed = url::Url::parse(url).map_err(|error| {
         Error::validation(param, "the request URL is invalid")
-            .with_source(Cause::new(error.to_string()))
+            .with_cause(Cause::new(error.to_string()))
     })?;
     let scheme = match parsed.scheme() {
         "http" => Scheme::Http,
@@ -368,14 +368,14 @@ fn failed_code(url: &str, code: &ErrorCode) -> Error {
 }
 
 /// A `network` error: `what` failed for `url` (shown without its query
-/// string), for the reason `detail`.
+/// string), for the reason `detail` (`wasi:http`'s error code, which is
+/// no error object: the message says it, and there is no `source()`).
 fn network(url: &str, what: &str, detail: String) -> Error {
     let url = shown_url(url);
     Error::new(
         ErrorKind::Network,
         format!("{what} failed for POST {url}: {detail}"),
     )
-    .with_source(Cause::new(detail))
 }
 
 /// A `network` error for a resource the host would not hand out.
