@@ -94,6 +94,9 @@ lint:
 	cargo fmt --all --check
 	cargo fmt --check --manifest-path tests/apps/reqwest-app/Cargo.toml
 	cargo clippy --locked --workspace --all-targets -- -D warnings
+	cargo clippy --locked -p user-management-client --no-default-features --lib -- -D warnings
+	@if cargo tree --locked -p user-management-client --no-default-features -e normal | grep -E ' (rustls|ring|aws-lc-rs|aws-lc-sys) v'; then \
+	  echo "lint: with default features off the library compiles a TLS of its own (above)" >&2; exit 1; fi
 	cargo clippy --locked -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown --lib -- -D warnings
 	cargo clippy --locked -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown --all-targets -- -D warnings
 	RUSTDOCFLAGS="-D warnings" cargo doc --locked -q --no-deps -p user-management-client -p user-management-client-js

@@ -8,7 +8,7 @@
 //! transport, for the JS layer's `UsersApiError`.
 
 use std::fmt;
-#[cfg(not(all(target_arch = "wasm32", not(target_os = "wasi"))))]
+#[cfg(not(target_arch = "wasm32"))]
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize, Serializer};
@@ -115,16 +115,17 @@ impl std::error::Error for Cause {}
 /// What an [`Error`]'s [`source`](std::error::Error::source) is: a
 /// description in text (what JavaScript threw), or an error of its own
 /// (natively the transport's `reqwest::Error`; an app's, from a header
-/// provider or [`Error::with_source`]), which a caller can downcast. A JS
-/// host build keeps an app's error as its text: there, the code of an
-/// error of its own (its chain's text, its drop) would cost the npm
-/// package's `.wasm` some 350 B gzipped for what no JS caller can make.
-/// (A text is kept as one, not as a `dyn Error`, so that a JS host's
-/// `.wasm` carries no `Debug` of it.)
+/// provider or [`Error::with_source`]), which a caller can downcast. A
+/// wasm32 build keeps an app's error as its text: there, the code of an
+/// error of its own (its chain's text, its drop) costs the npm package's
+/// `.wasm` some 350 B gzipped and the component some 900 B raw, for what
+/// neither a JS caller nor a component's host can make. (A text is kept
+/// as one, not as a `dyn Error`, so that a wasm32 build carries no
+/// `Debug` of it.)
 #[derive(Clone, Debug)]
 enum Source {
     Text(Cause),
-    #[cfg(not(all(target_arch = "wasm32", not(target_os = "wasi"))))]
+    #[cfg(not(target_arch = "wasm32"))]
     Error(Arc<dyn std::error::Error + Send + Sync>),
 }
 
@@ -145,7 +146,7 @@ impl Source {
     fn as_error(&self) -> &(dyn std::error::Error + 'static) {
         match self {
             Source::Text(cause) => cause,
-            #[cfg(not(all(target_arch = "wasm32", not(target_os = "wasi"))))]
+            #[cfg(not(target_arch = "wasm32"))]
             Source::Error(error) => &**error,
         }
     }
@@ -154,7 +155,7 @@ impl Source {
     fn text_mut(&mut self) -> Option<&mut String> {
         match self {
             Source::Text(cause) => Some(&mut cause.0),
-            #[cfg(not(all(target_arch = "wasm32", not(target_os = "wasi"))))]
+            #[cfg(not(target_arch = "wasm32"))]
             Source::Error(_) => None,
         }
     }
@@ -165,7 +166,7 @@ impl Source {
     fn text(&self) -> String {
         match self {
             Source::Text(cause) => cause.0.clone(),
-            #[cfg(not(all(target_arch = "wasm32", not(target_os = "wasi"))))]
+            #[cfg(not(target_arch = "wasm32"))]
             Source::Error(error) => chain_text(&**error),
         }
     }
@@ -353,17 +354,16 @@ impl Error {
 
     /// The same error with `source` as its
     /// [`source`](std::error::Error::source): an error of the app's own,
-    /// which a caller can downcast back. (In a JS host build,
-    /// wasm32-unknown-unknown, it is kept as its text, its own sources
-    /// included: there the source is a [`Cause`].)
+    /// which a caller can downcast back. (On wasm32 it is kept as its
+    /// text, its own sources included: there the source is a [`Cause`].)
     pub fn with_source(
         mut self,
         source: impl Into<Box<dyn std::error::Error + Send + Sync>>,
     ) -> Error {
         let source: Box<dyn std::error::Error + Send + Sync> = source.into();
-        #[cfg(not(all(target_arch = "wasm32", not(target_os = "wasi"))))]
+        #[cfg(not(target_arch = "wasm32"))]
         let source = Source::Error(Arc::from(source));
-        #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
+        #[cfg(target_arch = "wasm32")]
         let source = Source::Text(Cause(chain_text(&*source)));
         self.source = Some(Box::new(source));
         self
@@ -476,7 +476,7 @@ impl Error {
     /// A transport's own error cannot be cut: one whose text quotes a
     /// secret is replaced by its text with the secret cut out.
     pub(crate) fn cut(mut self, cut: impl Fn(&str) -> Option<String>) -> Error {
-        #[cfg(not(all(target_arch = "wasm32", not(target_os = "wasi"))))]
+        #[cfg(not(target_arch = "wasm32"))]
         if let Some(source) = self.source.as_mut() {
             if let Source::Error(_) = **source {
                 if let Some(text) = cut(&source.text()) {

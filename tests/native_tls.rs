@@ -138,3 +138,43 @@ fn counts_through_ssl_cert_file_in_this_process() {
         Err(error) => println!("refused ({}): {error}", error.kind()),
     }
 }
+
+/// The HTTP/2 connection preface, the first bytes a client speaking
+/// HTTP/2 sends.
+const H2_PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
+
+/// A `reqwest::Client` built from the crate's reqwest alone (the features
+/// the crate turns on, no crypto provider installed by anyone) reaches a
+/// private-CA server that offers HTTP/2, without a panic, and speaks
+/// HTTP/2 to it: the server chooses `h2` by ALPN and reads the HTTP/2
+/// preface. (The server then closes: the call's `network` error is
+/// expected.)
+#[tokio::test]
+async fn the_crates_reqwest_alone_speaks_http2_to_a_tls_server_offering_it() {
+    let (ca, mut config) = private_ca();
+    config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let url = format!("https://{}", listener.local_addr().expect("addr"));
+    let acceptor = TlsAcceptor::from(Arc::new(config));
+    let seen = tokio::spawn(async move {
+        let (tcp, _) = listener.accept().await.expect("a connection");
+        let mut tls = acceptor.accept(tcp).await.expect("the handshake");
+        let alpn = tls.get_ref().1.alpn_protocol().map(<[u8]>::to_vec);
+        let mut first = vec![0; H2_PREFACE.len()];
+        let read = tokio::io::AsyncReadExt::read_exact(&mut tls, &mut first).await;
+        (alpn, read.map(|_| first).ok())
+    });
+    let http = user_management_client::reqwest::Client::builder()
+        .tls_certs_only([
+            user_management_client::reqwest::Certificate::from_der(ca.der()).expect("the CA"),
+        ])
+        .build()
+        .expect("a reqwest client, without a panic");
+    let client =
+        UsersClient::new(ClientOptions::new(&url).http_client(http).retries(0)).expect("client");
+    let error = client.count_users().send().await.unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Network, "{error}");
+    let (alpn, first) = seen.await.expect("the server ran");
+    assert_eq!(alpn.as_deref(), Some(&b"h2"[..]));
+    assert_eq!(first.as_deref(), Some(H2_PREFACE));
+}

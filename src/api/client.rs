@@ -19,6 +19,7 @@ use serde::de::DeserializeOwned;
 
 use crate::api::hooks::{AttemptInfo, HookReturn, ResponseAction, ResponseInfo, RetryInfo};
 use crate::api::options::{CallOptions, ClientOptions};
+use crate::api::trace::{self, Span};
 use crate::error::Error;
 use crate::host::provider::HeaderList;
 use crate::host::{Rejection, Signal};
@@ -189,10 +190,16 @@ impl UsersClient {
         decode: impl FnOnce(Body) -> Result<T, Error>,
     ) -> Result<T, Rejection> {
         let mut secrets = Vec::new();
-        let outcome = self.run(operation, params, options, &mut secrets).await;
+        let span = Span::call(operation);
+        let outcome = span
+            .run(self.run(operation, params, options, &mut secrets))
+            .await;
         outcome
             .and_then(|body| decode(body).map_err(Rejection::from))
-            .map_err(|rejection| rejection.redact(&secrets))
+            .map_err(|rejection| {
+                span.failed(&rejection.error);
+                rejection.redact(&secrets)
+            })
     }
 
     /// The attempts of a call, until one answers well or the retry rule
@@ -228,21 +235,28 @@ impl UsersClient {
                 .prepare(operation, &request, options, number, secrets)
                 .await?;
             let secrets: &[String] = secrets;
+            let span = Span::attempt(Target::url(&request), retries_done);
             // The clock is read, and the transport tells when the response
-            // headers arrive, only where `afterResponse` waits for them.
-            let sent_at = hooks.after_response.is_some().then(Target::now);
+            // headers arrive, only where `afterResponse` waits for them or
+            // a `tracing` subscriber records the status.
+            let told = hooks.after_response.is_some() || span.is_recorded();
+            let sent_at = told.then(Target::now);
             let asked = Asked::default();
-            let (info, asked_ref) = (info.as_ref(), &asked);
+            let (info, asked_ref, status) = (info.as_ref(), &asked, span.status_recorder());
             let arrived = sent_at.map(|sent_at| {
                 move |http_status: u16, headers: &dyn Fn() -> HeaderList| {
+                    status.record(http_status);
                     self.arrived(info, http_status, headers, sent_at, secrets, asked_ref);
                 }
             });
             let transport = &config.transport;
             let arrived = arrived.as_ref().map(|arrived| arrived as Arrived);
             let attempt = Target::attempt(&request, &headers, transport, signal, bounds, arrived);
-            let outcome = attempt.await;
+            let outcome = span.run(attempt).await;
             let settled = Target::settle(outcome, &request, signal, operation, secrets);
+            if let Err(failed) = &settled {
+                span.failed(&failed.rejection.error);
+            }
             let action = match asked.take() {
                 None => ResponseAction::Keep,
                 Some(decided) => Self::decided(decided, signal).await?,
@@ -274,6 +288,7 @@ impl UsersClient {
                 return settled.map_err(|f| f.rejection);
             };
             retries_done += 1;
+            trace::retrying(delay_ms, retries_done, judged);
             if let (Some(hook), Err(failed)) = (&hooks.before_retry, settled) {
                 let shown = failed.rejection.redact(secrets);
                 // `as` saturates; the rule's delays are finite and >= 0.

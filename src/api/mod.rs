@@ -7,3 +7,4 @@ pub mod client;
 pub mod hooks;
 pub mod options;
 pub mod request;
+mod trace;

@@ -14,8 +14,10 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio_rustls::TlsAcceptor;
 use user_management_client::{Active, ClientOptions, ErrorKind, UserPage, UsersClient};
 
+mod depth;
 #[path = "../../../common/private_ca.rs"]
 mod private_ca;
+mod recorder;
 use private_ca::private_ca;
 
 /// The request line of a list request, as it reaches the server.
@@ -23,6 +25,19 @@ const LIST_REQUEST: &[u8] = b"POST /api/users HTTP/1.1\r\n";
 
 #[tokio::main]
 async fn main() {
+    // The child that `depth::http2_over_tls` starts.
+    let args: Vec<String> = std::env::args().collect();
+    if let [_, mode, url] = &args[..] {
+        if mode == "own-client" {
+            return depth::own_client(url).await;
+        }
+    }
+    let recorder = recorder::Recorder::default();
+    tracing::subscriber::set_global_default(tracing_subscriber::layer::SubscriberExt::with(
+        tracing_subscriber::registry(),
+        recorder.clone(),
+    ))
+    .expect("the app's subscriber");
     let base = std::env::var("USERS_API_URL").expect("USERS_API_URL: the reference server");
     let upstream: SocketAddr = base
         .strip_prefix("http://")
@@ -81,7 +96,7 @@ async fn main() {
     );
 
     // A private CA: a TLS server in front of the reference server. The
-    // client's own HTTP client (Mozilla's roots) refuses it; the app's own
+    // client's own HTTP client (the platform's verifier) refuses it; the app's own
     // reqwest client, trusting the CA, passes to `http_client` and reaches it.
     let (ca, tls_config) = private_ca();
     let tls = proxy(
@@ -96,7 +111,7 @@ async fn main() {
         .count_users()
         .send()
         .await
-        .expect_err("the private CA is not among Mozilla's roots");
+        .expect_err("the private CA is not in the platform's store");
     assert_eq!(refused.kind(), ErrorKind::Network, "{refused}");
     let trusting = reqwest::Client::builder()
         .tls_certs_only([reqwest::Certificate::from_pem(ca.pem().as_bytes()).expect("PEM")])
@@ -133,6 +148,14 @@ async fn main() {
     let refused = UsersClient::new(ClientOptions::new("ftp://x")).expect_err("ftp: is refused");
     assert_eq!(refused.param(), Some("base_url"), "{refused}");
     println!("ok: base_url \"ftp://x\": param() == Some(\"base_url\")");
+
+    depth::spans(&base, &recorder).await;
+    depth::errors_print_each_cause_once().await;
+    depth::outside_a_runtime(&base);
+    depth::errors_built_in_tests(&base).await;
+    depth::a_header_provider_fails_with_the_apps_error(&base).await;
+    let (ca, tls_config) = private_ca();
+    depth::http2_over_tls(&ca.pem(), tls_config).await;
 }
 
 /// `user_management_client::reqwest::Client` is the app's `reqwest::Client`:
