@@ -84,7 +84,10 @@ compat: versions
 ## crates again, and each `--target` and package selection below compiles
 ## its own copy of the crates whose features or host units differ: what
 ## compiles more than once in `make test`, and why, is in CONTRIBUTING.md
-## ("What compiles twice").
+## ("What compiles twice"). The library is also checked with its MSRV
+## toolchain (Cargo.toml's rust-version, which the set-up installs), natively
+## and for wasm32, in a target dir of its own; and with its default features
+## off, whose tree must hold no TLS of the crate's own.
 lint:
 	python3 scripts/import_cycles.py src
 	@for lock in $$(git ls-files '*Cargo.lock'); do \
@@ -95,6 +98,9 @@ lint:
 	cargo fmt --check --manifest-path tests/apps/reqwest-app/Cargo.toml
 	cargo clippy --locked --workspace --all-targets -- -D warnings
 	cargo clippy --locked -p user-management-client --no-default-features --lib -- -D warnings
+	msrv=$$(sed -n 's/^rust-version = "\(.*\)"/\1/p' Cargo.toml) && \
+	  CARGO_TARGET_DIR=target/msrv cargo +$$msrv check --locked -q -p user-management-client --lib && \
+	  CARGO_TARGET_DIR=target/msrv cargo +$$msrv check --locked -q -p user-management-client --lib --target wasm32-unknown-unknown
 	@if cargo tree --locked -p user-management-client --no-default-features -e normal | grep -E ' (rustls|ring|aws-lc-rs|aws-lc-sys) v'; then \
 	  echo "lint: with default features off the library compiles a TLS of its own (above)" >&2; exit 1; fi
 	cargo clippy --locked -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown --lib -- -D warnings

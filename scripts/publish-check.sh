@@ -38,6 +38,12 @@ echo "publish-check: user-management-client ships $(wc -l <<<"$lib") files, user
 # published): what `cargo publish` uploads and checks, without reading the
 # registry (--offline: the crates are fetched by set-up; `cargo publish
 # --dry-run` would update the index).
+# cargo verifies the JS crate against the packaged library through a
+# registry overlay of its own, whose unpacked copy it keeps between runs
+# (the `-<hash>` folders) and does not unpack again for the same version:
+# a copy from an earlier run would be verified instead of today's.
+version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
+rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/user-management-client-"$version"
 cargo package --locked --offline --allow-dirty -p user-management-client -p user-management-client-js
 
 # The library's tests, doctests included, as a distribution runs them on
@@ -45,7 +51,6 @@ cargo package --locked --offline --allow-dirty -p user-management-client -p user
 # repository (so that no workspace is found: the pages its doctests
 # compile ship with it); its build in target/packaged-tests/, kept between
 # runs.
-version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
 repo=$PWD
 unpacked=$(mktemp -d)
 trap 'rm -rf "$unpacked"' EXIT

@@ -14,6 +14,9 @@
 #     wasm-bindgen, and wasm-pack (cargo install: no registry we reach ships them built)
 #   - Rust target wasm32-wasip2 (the component), and wasm32-wasip1 (only for
 #     `make lint`'s check that the crate refuses to build there)
+#   - the Rust toolchain of the crate's MSRV (Cargo.toml's rust-version),
+#     minimal profile, with wasm32-unknown-unknown: `make lint` checks the
+#     library with it
 #   - Debian chromium + chromium-driver (headless browser tests)
 #   - Debian firefox-esr and geckodriver (cargo install --locked, pinned)
 #   - Debian webkit2gtk-driver (WebKitWebDriver, MiniBrowser) and xvfb (an X
@@ -139,6 +142,14 @@ if [ "$mode" = tests ]; then
   fi
   if ! rustup target list --installed | grep -qx wasm32-wasip1; then
     step "adding the wasm32-wasip1 target (make lint checks the crate refuses it)" rustup target add wasm32-wasip1
+  fi
+  # The crate's MSRV (Cargo.toml's rust-version), minimal, with wasm32:
+  # `make lint` checks the library with it, natively and for wasm32.
+  msrv=$(sed -n 's/^rust-version = "\(.*\)"/\1/p' Cargo.toml)
+  if ! rustup run "$msrv" rustc --print target-list >/dev/null 2>&1 ||
+    ! rustup target list --installed --toolchain "$msrv" | grep -qx wasm32-unknown-unknown; then
+    step "installing Rust $msrv, the crate's MSRV (minimal, with wasm32)" \
+      rustup toolchain install "$msrv" --profile minimal --target wasm32-unknown-unknown
   fi
 
   if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then

@@ -22,7 +22,9 @@ use crate::wire::Wire;
 pub enum ErrorKind {
     /// A parameter or option was rejected before anything was sent.
     Validation,
-    /// `fetch` itself failed (refused, reset, DNS, CORS), or there is none.
+    /// The request failed on its way (refused, reset, DNS, CORS): `fetch`
+    /// rejected, reqwest or `wasi:http` failed. (A host without `fetch`, a
+    /// runtime without what a call needs, is a setup error: `Validation`.)
     Network,
     /// No answer within the attempt's timeout; or, in a JS host, the
     /// caller's `AbortSignal` aborted with a `TimeoutError` (the caller's

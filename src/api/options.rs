@@ -221,13 +221,11 @@ impl ClientOptions {
     /// The client's `timeout` and body limit still apply to each attempt.
     /// (Native builds only.)
     ///
-    /// It is a reqwest 0.13 client ([`crate::reqwest`]). This crate turns
-    /// on reqwest's rustls without a crypto provider, so a client built
-    /// with reqwest's own TLS settings needs one from the app: reqwest's
-    /// default features (`reqwest = "0.13"`: rustls on aws-lc-rs), or a
-    /// `rustls::ClientConfig` handed over with `tls_backend_preconfigured`,
-    /// or a provider installed for the process; else reqwest panics when
-    /// the client is built.
+    /// It is a reqwest 0.13 client ([`crate::reqwest`]). With the
+    /// crate's `default-tls` feature (the default) reqwest has its own
+    /// default TLS (rustls on aws-lc-rs, the platform's verifier), so a
+    /// client built from the re-export alone works; with default features
+    /// off, the app's own reqwest features give it its TLS.
     ///
     /// ```no_run
     /// use user_management_client::{ClientOptions, UsersClient};
