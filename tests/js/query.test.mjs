@@ -18,7 +18,7 @@ import { InfiniteQueryObserver, QueryClient, hashKey } from "@tanstack/query-cor
 import { apiUrl, pkg, truth } from "../lib/harness.mjs";
 
 const { UsersClient } = await import(pathToFileURL(join(pkg, "node.mjs")).href);
-const { countUsersQueryOptions, listUsersQueryOptions, listPagesInfiniteQueryOptions } =
+const { countUsersQueryOptions, listUsersQueryOptions, listPagesInfiniteQueryOptions, usersQueryKeys } =
   await import(pathToFileURL(join(pkg, "query.js")).href);
 const requireFromPkg = createRequire(join(pkg, "x.js"));
 const cjs = requireFromPkg("./query.cjs");
@@ -327,4 +327,73 @@ test("an infinite query's key names its params; its queryFn passes the query's s
   await queries.cancelQueries({ queryKey: options.queryKey });
   await assert.rejects(pending);
   assert.ok(await until(async () => (await counted(base, "closed")) === 1, 10_000), "the request was cancelled");
+});
+
+test("an infinite query fetches the page before its first, back to page 1, and no further", async () => {
+  const client = new UsersClient(api);
+  const queries = new QueryClient();
+  const params = { active: true, page: 3, pageSize: 50 };
+  const observer = new InfiniteQueryObserver(queries, listPagesInfiniteQueryOptions(client, params));
+  const unsubscribe = observer.subscribe(() => {});
+  try {
+    assert.ok(await until(() => observer.getCurrentResult().isSuccess, 5000));
+    assert.deepEqual(observer.getCurrentResult().data.pages.map((page) => page.result.page), [3]);
+    assert.equal(observer.getCurrentResult().hasPreviousPage, true);
+    await observer.fetchPreviousPage();
+    await observer.fetchPreviousPage();
+    const result = observer.getCurrentResult();
+    assert.deepEqual(result.data.pages.map((page) => page.result.page), [1, 2, 3]);
+    assert.equal(result.hasPreviousPage, false, "page 1 has none before it");
+    const expected = await client.listUsers({ active: true, page: 2, pageSize: 50 });
+    assert.deepEqual(result.data.pages[1].result, expected.result);
+  } finally {
+    unsubscribe();
+  }
+});
+
+test("usersQueryKeys(client) gives each helper's key, and `all` invalidates every query of that client and no other", async () => {
+  const client = new UsersClient(api);
+  const other = new UsersClient(`${api}/v2`);
+  const keys = usersQueryKeys(client);
+  const params = { query: "ann", active: true };
+  assert.deepEqual(keys.count(params), countUsersQueryOptions(client, params).queryKey);
+  assert.deepEqual(keys.list(params), listUsersQueryOptions(client, params).queryKey);
+  assert.deepEqual(keys.pages(params), listPagesInfiniteQueryOptions(client, params).queryKey);
+  assert.deepEqual(keys.count(), countUsersQueryOptions(client).queryKey);
+  assert.deepEqual(keys.all, countUsersQueryOptions(client).queryKey.slice(0, 2));
+  assert.deepEqual(cjs.usersQueryKeys(client).count(params), keys.count(params));
+  const queries = new QueryClient();
+  await queries.fetchQuery(countUsersQueryOptions(client, params));
+  await queries.fetchQuery(listUsersQueryOptions(client, { pageSize: 5 }));
+  await queries.fetchInfiniteQuery(listPagesInfiniteQueryOptions(client, { pageSize: 500 }));
+  const untouched = countUsersQueryOptions(other);
+  queries.setQueryData(untouched.queryKey, { status: 200, result: { totalUsers: 1 } });
+  await queries.invalidateQueries({ queryKey: keys.all, refetchType: "none" });
+  const state = (key) => queries.getQueryState(key)?.isInvalidated;
+  assert.equal(state(keys.count(params)), true);
+  assert.equal(state(keys.list({ pageSize: 5 })), true);
+  assert.equal(state(keys.pages({ pageSize: 500 })), true);
+  assert.equal(state(untouched.queryKey), false, "another base URL's query is not invalidated");
+  assert.throws(() => usersQueryKeys({}), TypeError);
+});
+
+test("a server client and a browser client on different base URLs share keys through keyBase, and their calls go through", async () => {
+  const server = new UsersClient(api);
+  const browser = new UsersClient(`${api.replace("127.0.0.1", "localhost")}/`);
+  const params = { active: "true" };
+  const shared = { keyBase: "users-api" };
+  for (const helper of [countUsersQueryOptions, listUsersQueryOptions, listPagesInfiniteQueryOptions]) {
+    assert.notDeepEqual(helper(server, params).queryKey, helper(browser, params).queryKey, helper.name);
+    assert.deepEqual(helper(server, params, shared).queryKey, helper(browser, params, shared).queryKey, helper.name);
+    assert.equal(helper(server, params, shared).queryKey[1], "users-api");
+  }
+  assert.deepEqual(usersQueryKeys(browser, shared).count(params), countUsersQueryOptions(server, params, shared).queryKey);
+  // The call itself does not get keyBase (a call refuses options it does not know).
+  const queries = new QueryClient();
+  const count = await queries.fetchQuery(countUsersQueryOptions(server, params, { ...shared, retries: 0 }));
+  assert.equal(count.result.totalUsers, await truth({ active: "true" }));
+  const hydrated = new QueryClient();
+  hydrated.setQueryData(countUsersQueryOptions(server, params, shared).queryKey, count);
+  assert.deepEqual(hydrated.getQueryData(countUsersQueryOptions(browser, params, shared).queryKey), count);
+  assert.throws(() => countUsersQueryOptions(server, params, { keyBase: 1 }), TypeError);
 });

@@ -318,6 +318,10 @@ for (const [resolver, declarations] of Object.entries(queryDeclarations)) {
   checks[`Types: query-resolvers.ts under ${resolver} (${declarations})`] = () => {
     const dir = join(scratch, "types-query", resolver);
     cpSync(join(repo, "tests/types", resolver), dir, { recursive: true });
+    // query.d.ts reads TanStack's types from @tanstack/query-core, an
+    // optional peer dependency, which a TanStack Query app has: the
+    // repository's own copy (its lock's), beside the scratch project's.
+    cpSync(join(repo, "node_modules/@tanstack/query-core"), join(dir, "node_modules/@tanstack/query-core"), { recursive: true });
     cpSync(join(repo, "tests/types/query-resolvers.ts"), join(dir, "query-resolvers.ts"));
     writeFileSync(join(dir, "tsconfig.query.json"), JSON.stringify({ extends: "./tsconfig.json", files: ["query-resolvers.ts"] }));
     const files = run(bin("tsc"), ["-p", join(dir, "tsconfig.query.json"), "--explainFiles"]);

@@ -176,6 +176,24 @@ export async function uses(signal: AbortSignal): Promise<number> {
   const pages: AsyncIterable<Envelope<UserPage>> = client.listPages();
   const pageParams: ListParams = { page: 1, pageSize: 20, sort: "name" };
   void [seenUsers, pages, pageParams];
+  // An async generator: `return()` stops it, as `break` does.
+  const walk = client.listPages();
+  const stopped: IteratorResult<Envelope<UserPage>, void> = await walk.return();
+  void stopped;
+  // The page's users typed without an intersection.
+  const typedPage: UserPage<NamedUser> = { users: [{ id: 1, username: "ann" }], totalUsers: 1, page: 1, pageSize: 20 };
+  const typedFirst: string | undefined = typedPage.users[0]?.username;
+  for await (const each of client.listPages<UserPage<NamedUser>>()) {
+    const username: string | undefined = each.result.users[0]?.username;
+    void username;
+  }
+  void typedFirst;
+  // Headers in every form the code takes: a Map, readonly tuples.
+  new UsersClient({ baseUrl: "http://x", headers: new Map([["x-a", "1"]]) });
+  const tuples: readonly (readonly [string, string])[] = [["x-b", "2"]] as const;
+  await client.countUsers({}, { headers: tuples });
+  // @ts-expect-error: header values are strings
+  new UsersClient({ baseUrl: "http://x", headers: new Map([["x-a", 1]]) });
   // @ts-expect-error: listPages needs users and totalUsers in each result
   client.listPages<{ items: unknown[] }>();
   // @ts-expect-error: page is a number
@@ -252,8 +270,8 @@ export async function uses(signal: AbortSignal): Promise<number> {
 // is true exactly for `any` (only `any` makes `1 & T` accept 0), and
 // AnyIn<T> looks for it in T's properties, parameters and results, a few
 // levels down. The DOM's own types (AbortSignal, Headers, fetch) are not ours and
-// stop the search; of an AsyncIterable only what it yields is ours (its
-// TReturn and TNext are the lib's `any` defaults).
+// stop the search; of an Iterable or an AsyncIterable only what it yields
+// is ours (its TReturn and TNext are the lib's `any` defaults).
 type IsAny<T> = 0 extends 1 & T ? true : false;
 type Expect<T extends true> = T;
 type Next<D extends unknown[]> = [...D, 0];
@@ -262,6 +280,7 @@ type AnyIn<T, D extends unknown[] = []> =
   : D["length"] extends 6 ? false
   : T extends AbortSignal | Headers | typeof fetch ? false
   : T extends AsyncIterable<infer E> ? AnyIn<E, Next<D>>
+  : T extends object & Iterable<infer E> ? AnyIn<E, Next<D>>
   : T extends abstract new (...args: infer A) => infer R ? AnyIn<A[number], Next<D>> | AnyIn<R, Next<D>>
   : T extends (...args: infer A) => infer R ? AnyIn<A[number], Next<D>> | AnyIn<R, Next<D>>
   : T extends PromiseLike<infer V> ? AnyIn<V, Next<D>>
@@ -287,6 +306,9 @@ type SelfTests = [
   Expect<NoAny<AsyncIterable<{ result: unknown }>>>,
   // @ts-expect-error: any in what an async iterable yields
   Expect<NoAny<AsyncIterable<{ result: any }>>>,
+  Expect<NoAny<Iterable<readonly [string, string]>>>,
+  // @ts-expect-error: any in what an iterable yields
+  Expect<NoAny<Iterable<readonly [string, any]>>>,
 ];
 
 // Every export, its values and its types.

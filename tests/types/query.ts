@@ -4,14 +4,17 @@
 // options go to fetchQuery and to a QueryObserver (what useQuery wraps) as
 // they are, and `data` is inferred from them, with no annotation.
 import { InfiniteQueryObserver, QueryClient, QueryObserver, hashKey } from "@tanstack/query-core";
-import { UsersClient, type CountEnvelope, type Envelope, type UserPage } from "user-management-client";
+import { UsersClient, type CountEnvelope, type Envelope, type UserPage, type UsersApiError } from "user-management-client";
 import {
   countUsersQueryOptions,
   listUsersQueryOptions,
   listPagesInfiniteQueryOptions,
+  usersQueryKeys,
   type CountUsersQueryKey,
   type UsersPage,
+  type UsersPages,
   type ListUsersQueryKey,
+  type TaggedQueryKey,
   type UsersQueryOptions,
 } from "user-management-client/query";
 
@@ -37,7 +40,30 @@ export async function uses(client: UsersClient, queries: QueryClient, signal: Ab
   same<typeof data, CountEnvelope | undefined>(true);
   // Spread and overridden, as a caller may.
   const stale = new QueryObserver(queries, { ...listUsersQueryOptions<Page>(client), staleTime: 60_000 });
-  same<typeof stale extends QueryObserver<Envelope<Page>, Error, Envelope<Page>, Envelope<Page>, ListUsersQueryKey> ? true : false, true>(true);
+  type ListKey = TaggedQueryKey<ListUsersQueryKey, Envelope<Page>>;
+  same<typeof stale extends QueryObserver<Envelope<Page>, UsersApiError, Envelope<Page>, Envelope<Page>, ListKey> ? true : false, true>(true);
+
+  // What useQuery returns (its result is the observer's): `error` is a
+  // UsersApiError, narrowed by `kind`.
+  const error = observer.getCurrentResult().error;
+  same<typeof error, UsersApiError | null>(true);
+  const status: number = error?.kind === "http" ? error.httpStatus : 0;
+
+  // The keys carry their data's type: getQueryData needs no annotation.
+  const cached = queries.getQueryData(countUsersQueryOptions(client).queryKey);
+  same<typeof cached, CountEnvelope | undefined>(true);
+  const keys = usersQueryKeys(client);
+  const listed = queries.getQueryData(keys.list<Page>({ query: "ann" }));
+  same<typeof listed, Envelope<Page> | undefined>(true);
+  const paged = queries.getQueryData(keys.pages({ pageSize: 100 }));
+  same<typeof paged, UsersPages<UserPage> | undefined>(true);
+  await queries.invalidateQueries({ queryKey: keys.all });
+  // A server client and a browser client on different base URLs share keys by keyBase.
+  const shared = countUsersQueryOptions(client, {}, { keyBase: "users-api", retries: 1 }).queryKey;
+  const sharedKeys = usersQueryKeys(client, { keyBase: "users-api" });
+  same<typeof shared, ReturnType<typeof sharedKeys.count>>(true);
+  // @ts-expect-error keyBase is a string
+  usersQueryKeys(client, { keyBase: 1 });
 
   // The keys: the package's name, the base URL, the operation, the params.
   const key: CountUsersQueryKey = countUsersQueryOptions(client).queryKey;
@@ -54,6 +80,9 @@ export async function uses(client: UsersClient, queries: QueryClient, signal: Ab
   const firstUsers: number = pages.pages[0]?.result.users.length ?? 0;
   const infinite = new InfiniteQueryObserver(queries, listPagesInfiniteQueryOptions(client, { active: true }));
   const more: boolean = infinite.getCurrentResult().hasNextPage;
+  const before: boolean = infinite.getCurrentResult().hasPreviousPage;
+  const infiniteError = infinite.getCurrentResult().error;
+  same<typeof infiniteError, UsersApiError | null>(true);
   // @ts-expect-error listPages needs the page shape (users, totalUsers)
   listPagesInfiniteQueryOptions<{ rows: string[] }>(client);
 
@@ -69,5 +98,6 @@ export async function uses(client: UsersClient, queries: QueryClient, signal: Ab
   // @ts-expect-error the query's retry is the one layer's choice: false
   const layered: UsersQueryOptions<CountEnvelope, CountUsersQueryKey> = { ...countUsersQueryOptions(client), retry: 3 };
 
-  return total + hash.length + (plain ? 1 : 0) + (layered ? 1 : 0) + (data?.status ?? 0) + firstUsers + (more ? 1 : 0);
+  return total + hash.length + (plain ? 1 : 0) + (layered ? 1 : 0) + (data?.status ?? 0) + firstUsers + (more ? 1 : 0)
+    + (before ? 1 : 0) + status + (cached?.status ?? 0) + (listed?.status ?? 0) + (paged?.pages.length ?? 0) + shared.length;
 }
