@@ -101,7 +101,8 @@ lint:
 	msrv=$$(sed -n 's/^rust-version = "\(.*\)"/\1/p' Cargo.toml) && \
 	  CARGO_TARGET_DIR=target/msrv cargo +$$msrv check --locked -q -p user-management-client --lib && \
 	  CARGO_TARGET_DIR=target/msrv cargo +$$msrv check --locked -q -p user-management-client --lib --target wasm32-unknown-unknown
-	@if cargo tree --locked -p user-management-client --no-default-features -e normal | grep -E ' (rustls|ring|aws-lc-rs|aws-lc-sys) v'; then \
+	@tree=$$(cargo tree --locked -p user-management-client --no-default-features -e normal) || exit 1; \
+	  if grep -E ' (rustls|ring|aws-lc-rs|aws-lc-sys) v' <<<"$$tree"; then \
 	  echo "lint: with default features off the library compiles a TLS of its own (above)" >&2; exit 1; fi
 	cargo clippy --locked -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown --lib -- -D warnings
 	cargo clippy --locked -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown --all-targets -- -D warnings
@@ -155,13 +156,16 @@ load: debug-server $(PKG)
 ## require), Deno, workerd, and Chromium, Firefox and WebKit (plain modules,
 ## esbuild, Vite build and dev server, webpack, the manual loader); and its
 ## types under each resolver, and with TypeScript 5.9 (tests/openapi's), the
-## oldest the book's Compatibility page names. publint runs
+## oldest the book's Compatibility page names; and the TanStack Query
+## helpers' types against the oldest @tanstack/query-core the peer range
+## allows (tests/types/floor). publint runs
 ## with NO_COLOR: with CI set it colours its output, and the check reads text.
 smoke: debug-server $(PKG)
 	attw --pack pkg --format table-flipped
 	@out=$$(NO_COLOR=1 publint --strict pkg 2>&1); echo "$$out"; grep -q '^All good!$$' <<<"$$out" || { echo "publint: not all good" >&2; exit 1; }
 	tsc -p tests/types
 	tests/openapi/node_modules/.bin/tsc -p tests/types
+	tsc -p tests/types/floor
 	scripts/with-server.sh -- node tests/smoke/run.mjs
 
 ## The packed package in frameworks, against the server: a Next.js 16 app

@@ -147,7 +147,9 @@ const manifest = {
   engines: { node: ">=20" },
   // Read by query.d.ts alone (the TanStack Query helpers' types); every
   // TanStack Query adapter brings it. Nothing imports it at runtime.
-  peerDependencies: { "@tanstack/query-core": "^5.62.0" },
+  // 5.80.0: the first whose InfiniteQueryObserverOptions has the type
+  // parameters query.d.ts passes (tests/types/floor checks it).
+  peerDependencies: { "@tanstack/query-core": "^5.80.0" },
   peerDependenciesMeta: { "@tanstack/query-core": { optional: true } },
   types: "./index.d.cts",
   main: "./node.cjs",

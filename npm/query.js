@@ -27,7 +27,8 @@ const SCOPE = "user-management-client";
 function baseUrlOf(client, helper, options) {
   const given = client?.[BASE_URL];
   if (typeof client?.countUsers != "function" || typeof given != "string") {
-    throw new TypeError(`${helper}(client, params, options): client must be a UsersClient from user-management-client`);
+    const signature = helper == "usersQueryKeys" ? "(client, options)" : "(client, params, options)";
+    throw new TypeError(`${helper}${signature}: client must be a UsersClient from user-management-client`);
   }
   const keyBase = options != null && typeof options == "object" ? options.keyBase : undefined;
   if (keyBase !== undefined) {
@@ -140,8 +141,9 @@ export function listPagesInfiniteQueryOptions(client, params, options) {
       const [envelope, next, seenNow] = await withSignal(options, signal, (merged) => client[LIST_PAGE](sent, merged, page, seen));
       // The page fetched: the one asked for, or the walk's first (params.page, checked by the walk).
       const fetched = page >= 1 ? page : Number(sent.page ?? 1);
-      // Users the walk counts before the page before this one: a page's worth fewer (a page needs no pageSize).
-      const pageSize = Number(envelope.result.pageSize);
+      // Users the walk counts before the page before this one: a page's worth
+      // fewer, the pageSize asked for, else the page's own (as the walk reads them).
+      const pageSize = Number(sent.pageSize ?? envelope.result.pageSize);
       const before = Number.isFinite(pageSize) ? Math.max(0, seen - pageSize) : 0;
       return {
         ...envelope,

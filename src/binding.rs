@@ -166,7 +166,7 @@ mod tests {
     fn an_error_never_retried_says_so() {
         assert!(!never_retried(&Error::new(ErrorKind::Network, "refused")));
         assert!(never_retried(
-            &Error::new(ErrorKind::Network, "no fetch").never_retried()
+            &Error::new(ErrorKind::Decode, "over max_body_bytes").never_retried()
         ));
     }
 }

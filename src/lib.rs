@@ -2,7 +2,8 @@
 //!
 //! Everything compiles and runs on every target. Natively the calls go
 //! through reqwest on tokio and must run inside a tokio runtime: outside
-//! one a call fails at once with an [`ErrorKind::Network`] error saying so.
+//! one a call fails at once with an [`ErrorKind::Validation`] error naming
+//! `runtime` and saying so.
 //! Natively [`UsersClient`] is `Send + Sync` and its futures are `Send`
 //! (`tokio::spawn`, axum handlers; hooks and header providers are then
 //! `Send + Sync` closures), and no JS binding crate is in the dependency

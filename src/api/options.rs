@@ -160,9 +160,13 @@ impl ClientOptions {
     /// A function called before every attempt for headers that go over
     /// the client's: the place for token refresh (a retry carries what it
     /// returns then). Its future
-    /// resolves with the headers, or with a `Result` of them (an `Err`
-    /// fails the call). Natively the closure is `Send + Sync` and its
-    /// future `Send`.
+    /// resolves with the headers, or with a `Result` of them whose `Err`
+    /// (this crate's [`Error`](crate::Error), or any error of the app's:
+    /// then a `Validation` error naming `headers` with it as its source)
+    /// fails the call before anything is sent. A `Result`'s error type is
+    /// the closure's to name: `Ok::<_, MyError>(headers)`, or `?` on a
+    /// call that fails with it. Natively the closure is `Send + Sync` and
+    /// its future `Send`.
     pub fn header_provider<F, Fut>(mut self, provider: F) -> Self
     where
         F: Fn() -> Fut + MaybeSendSync + 'static,

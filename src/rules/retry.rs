@@ -138,7 +138,7 @@ mod tests {
         assert!(busy.is_retryable());
         let missing = Error::new(ErrorKind::Http, "HTTP 404").with_http_status(404);
         assert!(!missing.is_retryable());
-        assert!(!Error::new(ErrorKind::Network, "no fetch")
+        assert!(!Error::new(ErrorKind::Decode, "over max_body_bytes")
             .never_retried()
             .is_retryable());
         assert!(!Error::validation("active", "bad").is_retryable());

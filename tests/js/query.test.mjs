@@ -374,7 +374,7 @@ test("usersQueryKeys(client) gives each helper's key, and `all` invalidates ever
   assert.equal(state(keys.list({ pageSize: 5 })), true);
   assert.equal(state(keys.pages({ pageSize: 500 })), true);
   assert.equal(state(untouched.queryKey), false, "another base URL's query is not invalidated");
-  assert.throws(() => usersQueryKeys({}), TypeError);
+  assert.throws(() => usersQueryKeys({}), { name: "TypeError", message: /^usersQueryKeys\(client, options\): client must be a UsersClient/ });
 });
 
 test("a server client and a browser client on different base URLs share keys through keyBase, and their calls go through", async () => {
