@@ -25,17 +25,19 @@ export type HeadersLike = Record<string, string> | Headers | Iterable<readonly [
 // Or a function returning one, called before every attempt (a retry carries a fresh token).
 export type HeadersOption = HeadersLike | (() => HeadersLike | Promise<HeadersLike>);
 
+// What a hook sees. A hook changes an attempt only by what it returns: changing
+// an info changes nothing, so its fields are readonly.
 export interface AttemptInfo {
-  operation: "count" | "list";
-  url: string;                      // the full request URL (query mode: with its query string)
-  attempt: number;                  // 1 for the first attempt
-  headers: Record<string, string>;  // as sent, credential values replaced by "[REDACTED]"
+  readonly operation: "count" | "list";
+  readonly url: string;                      // the full request URL (query mode: with its query string)
+  readonly attempt: number;                  // 1 for the first attempt
+  readonly headers: Readonly<Record<string, string>>;  // as sent, credential values replaced by "[REDACTED]"
 }
 export interface ResponseInfo extends AttemptInfo {
-  httpStatus: number; durationMs: number;
-  responseHeaders: Record<string, string>;  // lower-case names; credentials and set-cookie as "[REDACTED]"
+  readonly httpStatus: number; readonly durationMs: number;
+  readonly responseHeaders: Readonly<Record<string, string>>;  // lower-case names; credentials and set-cookie as "[REDACTED]"
 }
-export interface RetryInfo { operation: "count" | "list"; attempt: number; error: UsersApiError; delayMs: number }
+export interface RetryInfo { readonly operation: "count" | "list"; readonly attempt: number; readonly error: UsersApiError; readonly delayMs: number }
 type Maybe<T> = T | void | Promise<T | void>;
 export interface Hooks {
   beforeRequest?(info: AttemptInfo): Maybe<{ headers?: HeadersLike }>;  // before each attempt's fetch;

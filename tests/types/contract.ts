@@ -242,6 +242,20 @@ export async function uses(signal: AbortSignal): Promise<number> {
   };
   new UsersClient({ baseUrl: "http://x", hooks });
   await countUsers("http://x", {}, { hooks: { beforeRetry: () => {} } });
+  // Infos are read, never changed: a hook changes an attempt by what it returns.
+  const readOnly: Hooks = {
+    beforeRequest(info) {
+      // @ts-expect-error: an info's headers are readonly
+      info.headers["x-a"] = "1";
+      // @ts-expect-error: an info's fields are readonly
+      info.attempt = 2;
+    },
+    afterResponse(info) {
+      // @ts-expect-error: the response's headers are readonly
+      info.responseHeaders["x-a"] = "1";
+    },
+  };
+  void readOnly;
   // @ts-expect-error: an unknown hook name
   new UsersClient({ baseUrl: "http://x", hooks: { beforeResponse: () => {} } });
   // @ts-expect-error: hooks are not call options
