@@ -320,8 +320,8 @@ for (const [resolver, declarations] of Object.entries(queryDeclarations)) {
     cpSync(join(repo, "tests/types", resolver), dir, { recursive: true });
     // query.d.ts reads TanStack's types from @tanstack/query-core, an
     // optional peer dependency, which a TanStack Query app has: the
-    // repository's own copy (its lock's), beside the scratch project's.
-    cpSync(join(repo, "node_modules/@tanstack/query-core"), join(dir, "node_modules/@tanstack/query-core"), { recursive: true });
+    // repository's own copy (its lock's), beside the installed package.
+    cpSync(join(repo, "node_modules/@tanstack/query-core"), join(scratch, "node_modules/@tanstack/query-core"), { recursive: true });
     cpSync(join(repo, "tests/types/query-resolvers.ts"), join(dir, "query-resolvers.ts"));
     writeFileSync(join(dir, "tsconfig.query.json"), JSON.stringify({ extends: "./tsconfig.json", files: ["query-resolvers.ts"] }));
     const files = run(bin("tsc"), ["-p", join(dir, "tsconfig.query.json"), "--explainFiles"]);
