@@ -86,8 +86,9 @@ compat: versions
 ## compiles more than once in `make test`, and why, is in CONTRIBUTING.md
 ## ("What compiles twice"). The library is also checked with its MSRV
 ## toolchain (Cargo.toml's rust-version, which the set-up installs), natively
-## and for wasm32, in a target dir of its own; and with its default features
-## off, whose tree must hold no TLS of the crate's own.
+## and for wasm32, in a target dir of its own; and its tree with default
+## features off must hold no TLS of the crate's own (the code without
+## `tracing` is what the wasm32 builds of js/ and component/ compile).
 lint:
 	python3 scripts/import_cycles.py src
 	@for lock in $$(git ls-files '*Cargo.lock'); do \
@@ -97,7 +98,6 @@ lint:
 	cargo fmt --all --check
 	cargo fmt --check --manifest-path tests/apps/reqwest-app/Cargo.toml
 	cargo clippy --locked --workspace --all-targets -- -D warnings
-	cargo clippy --locked -p user-management-client --no-default-features --lib -- -D warnings
 	msrv=$$(sed -n 's/^rust-version = "\(.*\)"/\1/p' Cargo.toml) && \
 	  CARGO_TARGET_DIR=target/msrv cargo +$$msrv check --locked -q -p user-management-client --lib && \
 	  CARGO_TARGET_DIR=target/msrv cargo +$$msrv check --locked -q -p user-management-client --lib --target wasm32-unknown-unknown
@@ -117,15 +117,14 @@ lint:
 
 ## Native tests: the client's pure modules, the whole client on tokio
 ## against the reference server (its debug binary, built first), and the
-## reference server; then the private-CA test and the library's own tests
-## again with the webpki-roots feature (Mozilla's roots instead of the
-## platform's verifier). `--workspace` on the second run too: cargo
+## reference server; then the private-CA test again with the webpki-roots
+## feature (Mozilla's roots instead of the platform's verifier). `--workspace` on the second run too: cargo
 ## resolves features for the packages a command selects, so the root
 ## package alone would compile much of its graph again; with the workspace
 ## selected, only the crates webpki-roots changes compile.
 unit: debug-server
 	cargo test --locked --workspace
-	cargo test --locked --workspace --features user-management-client/webpki-roots --test native_tls --lib
+	cargo test --locked --workspace --features user-management-client/webpki-roots --test native_tls
 
 ## The reference server as the tests run it (debug build, rebuilt when its
 ## source changed), its features resolved for it alone: `cargo test

@@ -20,8 +20,9 @@ pub fn builder() -> reqwest::ClientBuilder {
     builder
 }
 
-/// Mozilla's roots, as `webpki-root-certs` bundles them.
-#[cfg(feature = "webpki-roots")]
+/// Mozilla's roots, as `webpki-root-certs` bundles them. (Compiled for the
+/// tests without the feature too: `make unit` runs them once.)
+#[cfg(any(feature = "webpki-roots", test))]
 fn mozilla_roots() -> Vec<reqwest::Certificate> {
     webpki_root_certs::TLS_SERVER_ROOT_CERTS
         .iter()
@@ -32,7 +33,6 @@ fn mozilla_roots() -> Vec<reqwest::Certificate> {
 #[cfg(test)]
 mod tests {
     /// With `webpki-roots`, every one of Mozilla's roots is taken.
-    #[cfg(feature = "webpki-roots")]
     #[test]
     fn the_webpki_roots_feature_takes_every_one_of_mozillas_roots() {
         assert!(!webpki_root_certs::TLS_SERVER_ROOT_CERTS.is_empty());
