@@ -119,11 +119,11 @@ impl std::error::Error for Cause {}
 /// (natively the transport's `reqwest::Error`; an app's, from a header
 /// provider or [`Error::with_source`]), which a caller can downcast. A
 /// wasm32 build keeps an app's error as its text: there, the code of an
-/// error of its own (its chain's text, its drop) costs the npm package's
-/// `.wasm` some 350 B gzipped and the component some 900 B raw, for what
-/// neither a JS caller nor a component's host can make. (A text is kept
-/// as one, not as a `dyn Error`, so that a wasm32 build carries no
-/// `Debug` of it.)
+/// error of its own (its chain's text, its drop) would weigh on the npm
+/// package's `.wasm` and the component (`docs/src/size.md` has the
+/// figures) for what neither a JS caller nor a component's host can make.
+/// (A text is kept as one, not as a `dyn Error`, so that a wasm32 build
+/// carries no `Debug` of it.)
 #[derive(Clone, Debug)]
 enum Source {
     Text(Cause),
@@ -386,18 +386,6 @@ impl Error {
         self
     }
 
-    /// The same error, with the transport's own error as its
-    /// [`source`](std::error::Error::source), which a caller can downcast
-    /// (natively a `reqwest::Error`).
-    #[cfg(not(target_arch = "wasm32"))]
-    pub(crate) fn with_transport_source(
-        mut self,
-        error: impl std::error::Error + Send + Sync + 'static,
-    ) -> Error {
-        self.source = Some(Box::new(Source::Error(Arc::new(error))));
-        self
-    }
-
     /// The same error, as one the transport could tell made no
     /// connection (the native and WASI transports can; `fetch` cannot).
     #[cfg(not(all(target_arch = "wasm32", not(target_os = "wasi"))))]
@@ -556,7 +544,7 @@ mod tests {
     #[test]
     fn a_transport_source_downcasts_and_is_cut_when_it_quotes_a_secret() {
         let io = std::io::Error::other("refused by s3cret-host");
-        let err = Error::new(ErrorKind::Network, "failed").with_transport_source(io);
+        let err = Error::new(ErrorKind::Network, "failed").with_source(io);
         let source = std::error::Error::source(&err).unwrap();
         assert!(source.downcast_ref::<std::io::Error>().is_some());
         let kept = err

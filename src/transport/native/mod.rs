@@ -64,7 +64,7 @@ impl Http for Native {
                 "http_client",
                 "the HTTP client could not be built: pass one as http_client",
             )
-            .with_transport_source(error)
+            .with_source(error)
         })
     }
 
@@ -237,7 +237,7 @@ fn network(url: &str, what: &str, error: reqwest::Error) -> Error {
         ErrorKind::Network,
         format!("{what} failed for POST {}", shown_url(url)),
     )
-    .with_transport_source(error);
+    .with_source(error);
     if connect {
         failed.connecting()
     } else {
