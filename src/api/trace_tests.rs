@@ -222,30 +222,38 @@ async fn busy_once() -> String {
     format!("http://{address}")
 }
 
+/// Natively: a count with `retries` against [`busy_once`], with its
+/// outcome and what the recorder saw of it.
+#[cfg(not(target_arch = "wasm32"))]
+fn recorded_count(
+    retries: u32,
+) -> (
+    Result<crate::Envelope<crate::Count>, crate::Error>,
+    Recorder,
+) {
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    let recorder = Recorder::default();
+    let outcome = tracing::subscriber::with_default(recorder.clone(), || {
+        runtime.block_on(async {
+            let client = client(busy_once().await, retries);
+            client.count_users().query("ann-secret-name").send().await
+        })
+    });
+    (outcome, recorder)
+}
+
 #[cfg(not(target_arch = "wasm32"))]
 #[test]
 fn a_retried_count_is_one_call_span_with_two_attempt_spans_and_a_retry_event() {
-    let runtime = tokio::runtime::Runtime::new().expect("runtime");
-    let recorder = Recorder::default();
-    let count = tracing::subscriber::with_default(recorder.clone(), || {
-        runtime.block_on(async {
-            let client = client(busy_once().await, 1);
-            client.count_users().query("ann-secret-name").send().await
-        })
-    })
-    .expect("the second attempt");
-    assert_eq!(count.result.total_users, 7);
+    let (count, recorder) = recorded_count(1);
+    assert_eq!(count.expect("the second attempt").result.total_users, 7);
     check(&recorder, "/api/users/count");
 }
 
 #[cfg(not(target_arch = "wasm32"))]
 #[test]
 fn a_failed_calls_span_has_its_error_type() {
-    let runtime = tokio::runtime::Runtime::new().expect("runtime");
-    let recorder = Recorder::default();
-    let failed = tracing::subscriber::with_default(recorder.clone(), || {
-        runtime.block_on(async { client(busy_once().await, 0).count_users().send().await })
-    });
+    let (failed, recorder) = recorded_count(0);
     assert_eq!(failed.expect_err("the 503").http_status(), Some(503));
     let spans = recorder.0.spans.lock().unwrap();
     let call = spans.iter().find(|s| s.name == "users.count");
