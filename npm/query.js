@@ -18,6 +18,9 @@ const LIST_PAGE = Symbol.for("user-management-client.listPage");
 /** The first element of every key the helpers make. */
 const SCOPE = "user-management-client";
 
+/** A key: the scope, the API's name in keys (baseUrlOf), the operation, the params as paramsKey gives them. */
+const keyOf = (base, operation, sent) => [SCOPE, base, operation, sent];
+
 /**
  * The key part that names the API: `keyBase` where the options give one (a
  * server client and a browser client on different base URLs then share
@@ -103,7 +106,7 @@ function withSignal(options, signal, call) {
 function queryOptions(helper, operation, method, client, params, options) {
   const sent = paramsKey(params);
   return {
-    queryKey: [SCOPE, baseUrlOf(client, helper, options), operation, sent],
+    queryKey: keyOf(baseUrlOf(client, helper, options), operation, sent),
     queryFn: ({ signal } = {}) => withSignal(options, signal, (merged) => client[method](sent, merged)),
     retry: false,
   };
@@ -133,9 +136,8 @@ const FIRST_PAGE = Object.freeze({ page: 0, seen: 0 });
  */
 export function listPagesInfiniteQueryOptions(client, params, options) {
   const sent = paramsKey(params);
-  const key = [SCOPE, baseUrlOf(client, "listPagesInfiniteQueryOptions", options), "pages", sent];
   return {
-    queryKey: key,
+    queryKey: keyOf(baseUrlOf(client, "listPagesInfiniteQueryOptions", options), "pages", sent),
     queryFn: async ({ pageParam, signal } = {}) => {
       const { page, seen } = pageParam ?? FIRST_PAGE;
       const [envelope, next, seenNow] = await withSignal(options, signal, (merged) => client[LIST_PAGE](sent, merged, page, seen));
@@ -169,8 +171,8 @@ export function usersQueryKeys(client, options) {
   const base = baseUrlOf(client, "usersQueryKeys", options);
   return Object.freeze({
     all: Object.freeze([SCOPE, base]),
-    count: (params) => [SCOPE, base, "count", paramsKey(params)],
-    list: (params) => [SCOPE, base, "list", paramsKey(params)],
-    pages: (params) => [SCOPE, base, "pages", paramsKey(params)],
+    count: (params) => keyOf(base, "count", paramsKey(params)),
+    list: (params) => keyOf(base, "list", paramsKey(params)),
+    pages: (params) => keyOf(base, "pages", paramsKey(params)),
   });
 }
