@@ -106,15 +106,18 @@ pub async fn spans(base: &str, recorder: &Recorder) {
     );
 }
 
+/// The error a count through a client of `options` fails with; `why` says
+/// why it must fail.
+pub async fn failed_count(options: ClientOptions, why: &str) -> Error {
+    let client = UsersClient::new(options).expect("a client");
+    client.count_users().send().await.expect_err(why)
+}
+
 /// anyhow's `{:#}` for a refused connection names reqwest's cause once:
 /// the client's `Display` is its own line, the reasons its source's.
 pub async fn errors_print_each_cause_once() {
-    let error = UsersClient::new(ClientOptions::new("http://127.0.0.1:1").retries(0))
-        .expect("a client")
-        .count_users()
-        .send()
-        .await
-        .expect_err("port 1 refuses");
+    let options = ClientOptions::new("http://127.0.0.1:1").retries(0);
+    let error = failed_count(options, "port 1 refuses").await;
     assert_eq!(error.kind(), ErrorKind::Network, "{error}");
     let reqwest_words = std::error::Error::source(&error)
         .and_then(|source| source.downcast_ref::<reqwest::Error>())
@@ -162,14 +165,8 @@ fn next_step(error: &Error) -> &'static str {
 pub async fn errors_built_in_tests(base: &str) {
     let built = Error::new(ErrorKind::Http, "the server answered 401").with_http_status(401);
     assert_eq!(next_step(&built), "sign in again");
-    let real = UsersClient::new(
-        ClientOptions::new(format!("{base}/faults/echo-auth-401/reqwest-app")).retries(0),
-    )
-    .expect("a client")
-    .count_users()
-    .send()
-    .await
-    .expect_err("the route answers 401");
+    let options = ClientOptions::new(format!("{base}/faults/echo-auth-401/reqwest-app")).retries(0);
+    let real = failed_count(options, "the route answers 401").await;
     assert_eq!(real.http_status(), Some(401), "{real}");
     assert_eq!(next_step(&real), next_step(&built));
     let busy = Error::new(ErrorKind::Http, "busy").with_http_status(503);
@@ -194,12 +191,7 @@ impl std::error::Error for TokenStoreLocked {}
 pub async fn a_header_provider_fails_with_the_apps_error(base: &str) {
     let options = ClientOptions::new(format!("{base}/faults/ok/reqwest-app-provider"))
         .header_provider(|| async { Err::<Vec<(String, String)>, _>(TokenStoreLocked) });
-    let error = UsersClient::new(options)
-        .expect("a client")
-        .count_users()
-        .send()
-        .await
-        .expect_err("the provider fails");
+    let error = failed_count(options, "the provider fails").await;
     assert_eq!(error.kind(), ErrorKind::Validation, "{error}");
     assert_eq!(error.param(), Some("headers"), "{error}");
     let source = std::error::Error::source(&error).expect("a source");

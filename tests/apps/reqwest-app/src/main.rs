@@ -106,12 +106,11 @@ async fn main() {
     )
     .await;
     let tls_url = format!("https://{tls}");
-    let refused = UsersClient::new(ClientOptions::new(&tls_url).retries(0))
-        .expect("a client")
-        .count_users()
-        .send()
-        .await
-        .expect_err("the private CA is not in the platform's store");
+    let refused = depth::failed_count(
+        ClientOptions::new(&tls_url).retries(0),
+        "the private CA is not in the platform's store",
+    )
+    .await;
     assert_eq!(refused.kind(), ErrorKind::Network, "{refused}");
     let trusting = reqwest::Client::builder()
         .tls_certs_only([reqwest::Certificate::from_pem(ca.pem().as_bytes()).expect("PEM")])
@@ -133,13 +132,8 @@ async fn main() {
     );
 
     // A 503.
-    let busy =
-        UsersClient::new(ClientOptions::new(format!("{base}/faults/busy/reqwest-app")).retries(0))
-            .expect("a client")
-            .count_users()
-            .send()
-            .await
-            .expect_err("the busy route answers 503");
+    let options = ClientOptions::new(format!("{base}/faults/busy/reqwest-app")).retries(0);
+    let busy = depth::failed_count(options, "the busy route answers 503").await;
     assert_eq!(busy.http_status(), Some(503), "{busy}");
     assert!(busy.is_retryable(), "{busy}");
     println!("ok: a 503: http_status() == Some(503), is_retryable()");
