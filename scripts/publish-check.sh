@@ -50,9 +50,9 @@ cargo package --locked --offline --allow-dirty -p user-management-client -p user
 # the published crate: from the unpacked .crate alone, outside the
 # repository (so that no workspace is found: the pages its doctests
 # compile ship with it); built in the repository's target/, where the
-# dependencies the workspace's tests built are reused (about 11 s, against
-# 57 s in a target of its own): the unpacked crate's path is its own, and
-# so are its artifacts.
+# dependencies the workspace's tests built are reused (CONTRIBUTING.md has
+# the times): the unpacked crate's path is its own, and so are its
+# artifacts.
 repo=$PWD
 unpacked=$(mktemp -d)
 trap 'rm -rf "$unpacked"' EXIT
