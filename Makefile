@@ -8,7 +8,7 @@ DEMO_BIND ?= 127.0.0.1:8080
 DEMO_DB ?= data/users.sqlite3
 SERVER := target/server/user-management-server
 
-.PHONY: all setup setup-build setup-docs build package server debug-server demo test compat leptos leptos-build lint unit wasm-tests js-tests load smoke frameworks runners workers mocks runners-workers-mocks openapi e2e rust-example reqwest-app versions component edge component-tests docs publish-check openapi-lint openapi-conformance openapi-types bench mutants mutants-sample clean
+.PHONY: all setup setup-build setup-docs build package server debug-server demo test test-phases compat leptos leptos-build lint unit wasm-tests js-tests load smoke frameworks runners workers mocks runners-workers-mocks openapi e2e rust-example reqwest-app versions component edge component-tests docs publish-check openapi-lint openapi-conformance openapi-types bench mutants mutants-sample clean
 
 all: build
 
@@ -57,9 +57,29 @@ demo: $(PKG) server
 	@mkdir -p $(dir $(DEMO_DB))
 	$(SERVER) --bind $(DEMO_BIND) --db $(DEMO_DB) --www www --pkg pkg
 
-## Everything CI runs.
-test: setup lint docs unit build wasm-tests js-tests load smoke frameworks runners-workers-mocks e2e rust-example reqwest-app openapi publish-check component-tests
+## Everything CI runs: these phases, in this order, each timed
+## (scripts/phases.sh: its wall and CPU time in a line as it ends, and in a
+## table of them all, with the parts of those run side by side, when the run
+## ends, a failed one too). The make of the phases runs under the timer,
+## which prints the table whatever its status and exits with it. Each phase
+## runs between two marks that read that make's children's CPU time:
+## phase-start-NAME, then NAME (its prerequisites, then its recipe), then
+## phase-end-NAME. The full set-up, the first phase, is what setup-docs
+## sets up and more: that make takes setup-docs as done (-o). `make test
+## TEST_PHASES="setup openapi"` runs only those phases, so.
+TEST_PHASES := setup lint docs unit build wasm-tests js-tests load smoke frameworks runners-workers-mocks e2e rust-example reqwest-app openapi publish-check component-tests
+.PHONY: $(addprefix phase-start-,$(TEST_PHASES)) $(addprefix phase-end-,$(TEST_PHASES))
+test:
+	@scripts/phases.sh run -- $(MAKE) --no-print-directory -o setup-docs test-phases
 	@echo "make test: all checks passed"
+
+test-phases: $(addprefix phase-end-,$(TEST_PHASES))
+
+$(addprefix phase-start-,$(TEST_PHASES)): phase-start-%:
+	@scripts/phases.sh start $* $$PPID
+
+$(addprefix phase-end-,$(TEST_PHASES)): phase-end-%: phase-start-% %
+	@scripts/phases.sh end $* $$PPID
 
 ## `runners`, `workers` and `mocks` at once, and the three OpenAPI checks at
 ## once (scripts/parallel.sh prints each one's output whole when all have

@@ -49,6 +49,7 @@ esac
 NODE_MIN=20.19
 WASM_PACK_VERSION=0.15.1
 GECKODRIVER_VERSION=0.37.1
+venv=target/venv
 export PATH="$HOME/.cargo/bin:$PATH"
 
 say() { printf '[setup] %s\n' "$*"; }
@@ -81,15 +82,15 @@ node -e "const [a, b] = process.versions.node.split('.').map(Number), [x, y] = '
   process.exit(a > x || (a === x && b >= y) ? 0 : 1)" ||
   { echo "Node.js $(node --version) is too old: the tooling needs Node.js >= $NODE_MIN" >&2; exit 1; }
 
-if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
-  step "adding the wasm32-unknown-unknown target" rustup target add wasm32-unknown-unknown
-fi
-
 # The tools compiled from source (no registry this project reaches ships
 # them built) compile in the background while the downloads below run, one
 # after another, into one target directory, so that a crate they share at
-# the same version and features compiles once. `tools_done` waits for
-# them and prints their steps.
+# the same version and features compiles once; they start first, as they
+# take longest. `tools_done` waits for them and prints their steps. The
+# toolchain rust-toolchain.toml pins is installed first when it is missing
+# (rustup's proxies install it), so that the compiles and the steps below
+# do not both install it.
+cargo --version >/dev/null
 tools=()
 if [ "$mode" != docs ]; then
   # The CLI must match the wasm-bindgen crate exactly, or wasm-pack quietly
@@ -136,6 +137,12 @@ tools_done() {
   tools_pid=
 }
 
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  step "adding the wasm32-unknown-unknown target" rustup target add wasm32-unknown-unknown
+fi
+
+# What Debian's packages are to give: gathered below, installed at once.
+apt_missing=()
 if [ "$mode" = tests ]; then
   if ! rustup target list --installed | grep -qx wasm32-wasip2; then
     step "adding the wasm32-wasip2 target (the component)" rustup target add wasm32-wasip2
@@ -152,20 +159,23 @@ if [ "$mode" = tests ]; then
       rustup toolchain install "$msrv" --profile minimal --target wasm32-unknown-unknown
   fi
 
+  # The browsers: Chromium and its driver, Firefox ESR, and WebKitGTK
+  # driven by WebKitWebDriver (MiniBrowser needs an X display: Xvfb).
   if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
-    step "installing Debian chromium and chromium-driver" apt_install chromium chromium-driver
+    apt_missing+=(chromium chromium-driver)
   fi
-
-  # The other engines: Firefox ESR, and WebKitGTK driven by WebKitWebDriver
-  # (MiniBrowser needs an X display: Xvfb).
-  missing=()
-  command -v firefox-esr >/dev/null || missing+=(firefox-esr)
-  command -v WebKitWebDriver >/dev/null || missing+=(webkit2gtk-driver)
-  command -v Xvfb >/dev/null || missing+=(xvfb)
-  if [ ${#missing[@]} -gt 0 ]; then
-    step "installing Debian ${missing[*]}" apt_install "${missing[@]}"
-  fi
-
+  command -v firefox-esr >/dev/null || apt_missing+=(firefox-esr)
+  command -v WebKitWebDriver >/dev/null || apt_missing+=(webkit2gtk-driver)
+  command -v Xvfb >/dev/null || apt_missing+=(xvfb)
+fi
+# The Python environment's venv module, where the environment is to be made.
+if [ "$mode" != build ] && [ ! -x "$venv/bin/pip" ] &&
+  { ! command -v python3 >/dev/null || ! python3 -c 'import ensurepip, venv' 2>/dev/null; }; then
+  apt_missing+=(python3-venv)
+fi
+# One apt-get call for them all (with one apt-get update before it).
+if [ ${#apt_missing[@]} -gt 0 ]; then
+  step "installing Debian ${apt_missing[*]}" apt_install "${apt_missing[@]}"
 fi
 
 # The root's tooling: the build's (wasm-opt) and the tests'.
@@ -196,13 +206,9 @@ npm_ci docs/typedoc
 
 # Python packages: prebuilt wheels, each requirements file pinning exact
 # versions, all in target/venv; a file is installed again when it changed.
-venv=target/venv
 requirements=(docs/requirements.txt)
 [ "$mode" = tests ] && requirements+=(tests/component/requirements.txt tests/openapi/requirements.txt)
 if [ ! -x "$venv/bin/pip" ]; then
-  if ! command -v python3 >/dev/null || ! python3 -c 'import ensurepip, venv' 2>/dev/null; then
-    step "installing Debian python3-venv" apt_install python3-venv
-  fi
   step "creating the Python environment $venv" python3 -m venv "$venv"
 fi
 for file in "${requirements[@]}"; do
