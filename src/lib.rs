@@ -70,6 +70,7 @@ compile_error!(
 );
 
 mod api;
+mod call;
 mod error;
 mod host;
 mod model;

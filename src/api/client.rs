@@ -3,41 +3,40 @@
 //! `count_users` and `list_users` to it), each call's options a
 //! [`CallOptions`]. The JS exports are a thin layer over it.
 //!
-//! A call runs attempts until one answers well, fails for good, or the
-//! retry rule says to give up, pausing between attempts as that rule says.
-//! The request (its URL and body) is built once per call; each attempt
-//! resolves its headers (the header provider asked each time, so a retry
-//! carries fresh ones) and lets `beforeRequest` add to them;
-//! `afterResponse` may set an answer aside and ask for the attempt again.
-//! Errors leave with every attempt's credentials cut out. The loop is
-//! written once against the transport seam (`transport::Transport`); the
-//! target's transport is `transport::Target`.
+//! A call is the call machine (`crate::call`), which decides every step:
+//! the attempt's headers (the header providers asked before each attempt,
+//! so a retry carries fresh ones, then `beforeRequest`'s), what the hooks
+//! see, whether `afterResponse`'s answer sets the attempt aside, whether
+//! and when to try again. `UsersClient::run` is its driver: it builds the
+//! request once per call, then does what the machine asks (waits for a
+//! provider or a hook, sends an attempt, pauses) through the transport
+//! seam (`transport::Transport`; the target's transport is
+//! `transport::Target`), and tells the machine what came of it. Errors
+//! leave with every attempt's credentials cut out.
 
 use std::time::Duration;
 
 use serde::de::DeserializeOwned;
 
-use crate::api::hooks::{AttemptInfo, HookReturn, ResponseAction, ResponseInfo, RetryInfo};
+use crate::api::hooks::{HookReturn, ResponseAction, RetryInfo};
 use crate::api::options::{CallOptions, ClientOptions};
 use crate::api::trace::{self, Span};
+use crate::call::{Call, HookSet, Input, Output, Plan};
 use crate::error::Error;
 use crate::host::provider::HeaderList;
 use crate::host::{Rejection, Signal};
 use crate::model::{Count, CountParams, Envelope, ListParams, Operation};
-use crate::rules::headers::{merge_headers, Resolved};
+use crate::rules::headers::Resolved;
 use crate::rules::options::{check_base_url, check_headers, duration_ms, join, Bounds, Naming};
 use crate::rules::pages::PageView;
 use crate::rules::params::check_list_params;
-use crate::rules::{retry, secrets};
-use crate::transport::{Arrived, Retry, Target, Transport};
+use crate::transport::{Arrived, Target, Transport};
 
 /// The target's transport's types (`transport::Target`): `fetch` in a JS
 /// host, `wasi:http` on wasm32-wasip2.
 type Params = <Target as Transport>::Params;
 type Body = <Target as Transport>::Body;
 type Headers = <Target as Transport>::Headers;
-type Request = <Target as Transport>::Request;
-type Instant = <Target as Transport>::Instant;
 
 /// How a client shares its configuration with its clones: natively across
 /// threads.
@@ -189,118 +188,176 @@ impl UsersClient {
         options: &CallOptions,
         decode: impl FnOnce(Body) -> Result<T, Error>,
     ) -> Result<T, Rejection> {
-        let mut secrets = Vec::new();
+        let mut call = Call::new();
         let span = Span::call(operation);
         let outcome = span
-            .run(self.run(operation, params, options, &mut secrets))
+            .run(self.run(operation, params, options, &mut call))
             .await;
         outcome
             .and_then(|body| decode(body).map_err(Rejection::from))
             .map_err(|rejection| {
                 span.failed(&rejection.error);
-                rejection.redact(&secrets)
+                rejection.redact(call.secrets())
             })
     }
 
-    /// The attempts of a call, until one answers well or the retry rule
-    /// gives up. `secrets` receives the credentials to cut out of errors:
-    /// every attempt's.
+    /// Drives `call` (the call machine, which decides everything) through
+    /// the transport: asks the header providers and the hooks, sends each
+    /// attempt, pauses, and tells the machine what came of each step,
+    /// until it is done.
     async fn run(
         &self,
         operation: Operation,
         params: &Params,
         options: &CallOptions,
-        secrets: &mut Vec<String>,
+        call: &mut Call<Answer>,
     ) -> Result<Body, Rejection> {
         let config = &*self.config;
-        let hooks = &config.options.hooks;
+        let client = &config.options;
+        let hooks = &client.hooks;
         let signal = options.abort_signal();
         Target::ready(signal)?;
-        check_headers(&options.headers)?;
         let url = match operation {
             Operation::Count => &config.count_url,
             Operation::List => &config.list_url,
         };
         let bounds = Bounds::new(
             options.timeout.map_or(config.timeout_ms, duration_ms),
-            config.options.max_body_bytes,
-            config.options.naming,
+            client.max_body_bytes,
+            client.naming,
         );
-        let params_in = config.options.params_in;
-        let request = Target::build(url, params, params_in, &config.transport)?;
-        let mut retries_done = 0;
+        let request = Target::build(url, params, client.params_in, &config.transport)?;
+        let providers = [&client.header_provider, &options.header_provider];
+        let plan = Plan {
+            operation,
+            url: Target::url(&request),
+            client_headers: &client.headers,
+            call_headers: &options.headers,
+            prepared: config.prepared.as_ref().map(Target::resolved),
+            providers: [
+                client.header_provider.is_some(),
+                options.header_provider.is_some(),
+            ],
+            hooks: HookSet {
+                before_request: hooks.before_request.is_some(),
+                after_response: hooks.after_response.is_some(),
+                before_retry: hooks.before_retry.is_some(),
+            },
+            params_in: client.params_in,
+            retries: options.retries.unwrap_or(client.retries),
+        };
         loop {
-            let number = retries_done + 1;
-            let (headers, info) = self
-                .prepare(operation, &request, options, number, secrets)
-                .await?;
-            let secrets: &[String] = secrets;
-            let span = Span::attempt(Target::url(&request), retries_done);
-            // The clock is read, and the transport tells when the response
-            // headers arrive, only where `afterResponse` waits for them or
-            // a `tracing` subscriber records the status.
-            let told = hooks.after_response.is_some() || span.is_recorded();
-            let sent_at = told.then(Target::now);
-            let asked = Asked::default();
-            let (info, asked_ref, status) = (info.as_ref(), &asked, span.status_recorder());
-            let arrived = sent_at.map(|sent_at| {
-                move |http_status: u16, headers: &dyn Fn() -> HeaderList| {
-                    status.record(http_status);
-                    self.arrived(info, http_status, headers, sent_at, secrets, asked_ref);
-                }
-            });
-            let transport = &config.transport;
-            let arrived = arrived.as_ref().map(|arrived| arrived as Arrived);
-            let attempt = Target::attempt(&request, &headers, transport, signal, bounds, arrived);
-            let outcome = span.run(attempt).await;
-            let settled = Target::settle(outcome, &request, signal, operation, secrets);
-            if let Err(failed) = &settled {
-                span.failed(&failed.rejection.error);
-            }
-            let action = match asked.take() {
-                None => ResponseAction::Keep,
-                Some(decided) => Self::decided(decided, signal).await?,
-            };
-            // What the retry rule judges, unless a hook asked for the
-            // attempt again: then any answer is set aside while retries
-            // are left.
-            let (judged, retry_after) = match (&settled, action) {
-                (Ok(_), ResponseAction::Keep) => return settled.map_err(|f| f.rejection),
-                (Ok(_), _) => (None, None),
-                (Err(failed), action) => match &failed.retry {
-                    Retry::Never => return settled.map_err(|f| f.rejection),
-                    Retry::AsTheRuleSays(retry_after) => {
-                        let judged =
-                            (action == ResponseAction::Keep).then_some(&failed.rejection.error);
-                        (judged, retry_after.as_deref())
+            let input = match call.poll_output(&plan) {
+                Output::Provide(provider) => {
+                    let provider = providers
+                        .get(provider)
+                        .and_then(|provider| provider.as_ref());
+                    match provider {
+                        Some(provider) => match Target::waited(provider.provide(), signal).await {
+                            Ok(Ok(given)) => Input::Provided(given),
+                            Ok(Err(rejection)) | Err(rejection) => Input::End(Err(rejection)),
+                        },
+                        None => Input::Provided(HeaderList::new()),
                     }
+                }
+                Output::BeforeRequest(info) => match &hooks.before_request {
+                    Some(hook) => match Self::decided(hook(info), signal).await {
+                        Ok(Ok(given)) => Input::BeforeRequest(given),
+                        Ok(Err(error)) => Input::End(Err(error.into())),
+                        Err(rejection) => Input::End(Err(rejection)),
+                    },
+                    None => Input::BeforeRequest(HeaderList::new()),
                 },
+                Output::Send(attempt) => {
+                    let built;
+                    let headers = match &config.prepared {
+                        Some(prepared) if attempt.prepared => prepared,
+                        _ => {
+                            built = Target::headers(attempt.headers.clone());
+                            &built
+                        }
+                    };
+                    let span = Span::attempt(plan.url, attempt.resend_count);
+                    let after_response = hooks.after_response.as_ref();
+                    let after_response = after_response.filter(|_| attempt.tell_arrival);
+                    let call: &Call<Answer> = call;
+                    // The clock is read, and the transport tells when the
+                    // response headers arrive, only where `afterResponse`
+                    // waits for them or a `tracing` subscriber records the
+                    // status.
+                    let told = after_response.is_some() || span.is_recorded();
+                    let sent_at = told.then(Target::now);
+                    let asked = Asked::default();
+                    let (asked_ref, status) = (&asked, span.status_recorder());
+                    let arrived = sent_at.map(|sent_at| {
+                        move |http_status: u16, headers: &dyn Fn() -> HeaderList| {
+                            status.record(http_status);
+                            if let Some(hook) = after_response {
+                                let duration = Target::since(sent_at);
+                                if let Some(info) =
+                                    call.response_info(http_status, &headers(), duration)
+                                {
+                                    asked_ref.keep(hook(&info));
+                                }
+                            }
+                        }
+                    });
+                    let transport = &config.transport;
+                    let arrived = arrived.as_ref().map(|arrived| arrived as Arrived);
+                    let attempt =
+                        Target::attempt(&request, headers, transport, signal, bounds, arrived);
+                    let outcome = span.run(attempt).await;
+                    let secrets = call.secrets();
+                    let (answer, outcome) =
+                        Target::settle(outcome, &request, signal, operation, secrets);
+                    if let Err(failed) = &answer {
+                        span.failed(&failed.error);
+                    }
+                    let action = match asked.take() {
+                        None => Ok(ResponseAction::Keep),
+                        Some(decided) => Self::decided(decided, signal).await,
+                    };
+                    match action {
+                        Ok(action) => Input::Settled {
+                            answer,
+                            outcome,
+                            action,
+                        },
+                        Err(rejection) => Input::End(Err(rejection)),
+                    }
+                }
+                Output::Draw => {
+                    let (random, date_ms) = (Target::random(), Target::date_ms());
+                    Input::Drawn { random, date_ms }
+                }
+                Output::BeforeRetry { failed, retry } => {
+                    let failed = failed.and_then(Result::err);
+                    match (&hooks.before_retry, failed) {
+                        (Some(hook), Some(failed)) => {
+                            let shown = failed.redact(call.secrets());
+                            // `as` saturates; the rule's delays are finite and >= 0.
+                            let delay = Duration::from_nanos((retry.delay_ms * 1e6) as u64);
+                            let info = RetryInfo::new(operation, retry.resend_count, shown, delay);
+                            match Self::decided(hook(&info), signal).await {
+                                Ok(()) => Input::RetryHookDone,
+                                Err(rejection) => Input::End(Err(rejection)),
+                            }
+                        }
+                        _ => Input::RetryHookDone,
+                    }
+                }
+                Output::Pause(delay_ms) => {
+                    let paused = Target::pause(delay_ms, signal).await;
+                    match paused.and_then(|()| Target::ready(signal)) {
+                        Ok(()) => Input::Paused,
+                        Err(rejection) => Input::End(Err(rejection)),
+                    }
+                }
+                Output::Done => return call.finish(),
             };
-            let delay = retry::next_delay(
-                judged,
-                retries_done,
-                options.retries.unwrap_or(config.options.retries),
-                Target::random(),
-                retry_after,
-                Target::date_ms(),
-            );
-            let Some(delay_ms) = delay else {
-                return settled.map_err(|f| f.rejection);
-            };
-            retries_done += 1;
-            trace::retrying(delay_ms, retries_done, judged);
-            if let (Some(hook), Err(failed)) = (&hooks.before_retry, settled) {
-                let shown = failed.rejection.redact(secrets);
-                // `as` saturates; the rule's delays are finite and >= 0.
-                let delay = Duration::from_nanos((delay_ms * 1e6) as u64);
-                Self::decided(
-                    hook(&RetryInfo::new(operation, number, shown, delay)),
-                    signal,
-                )
-                .await?;
+            if let Some(retry) = call.handle_input(&plan, input) {
+                trace::retrying(retry.delay_ms, retry.resend_count, retry.judged);
             }
-            Target::pause(delay_ms, signal).await?;
-            Target::ready(signal)?;
         }
     }
 
@@ -312,98 +369,16 @@ impl UsersClient {
             HookReturn::Later(future) => Target::waited(future, signal).await,
         }
     }
+}
 
-    /// Attempt `number`'s headers: the client's, the provider's (asked
-    /// before every attempt) and the call's, then what `beforeRequest`
-    /// gives it over those, each checked; and what the hooks see of the
-    /// attempt (built only if a hook is set). Its credentials join
-    /// `secrets`.
-    async fn prepare(
-        &self,
-        operation: Operation,
-        request: &Request,
-        options: &CallOptions,
-        number: u32,
-        secrets: &mut Vec<String>,
-    ) -> Result<(Headers, Option<AttemptInfo>), Rejection> {
-        let hooks = &self.config.options.hooks;
-        let mut headers = self.headers(options).await?;
-        let mut info = hooks.any().then(|| AttemptInfo {
-            operation,
-            url: Target::url(request).to_string(),
-            attempt: number,
-            headers: Target::resolved(&headers).shown(),
-        });
-        if let (Some(hook), Some(info)) = (&hooks.before_request, &mut info) {
-            let given = Self::decided(hook(info), options.abort_signal()).await??;
-            if !given.is_empty() {
-                check_headers(&given)?;
-                let params_in = self.config.options.params_in;
-                headers = Target::headers(Target::resolved(&headers).with(&given, params_in));
-                info.headers = Target::resolved(&headers).shown();
-            }
-        }
-        for secret in &Target::resolved(&headers).secrets {
-            if !secrets.contains(secret) {
-                secrets.push(secret.clone());
-            }
-        }
-        Ok((headers, info))
-    }
+/// What the driver keeps of an attempt's outcome for the call machine:
+/// the body of a good answer, or the error.
+type Answer = Result<Body, Rejection>;
 
-    /// The call's headers for one attempt: the client's, its provider's,
-    /// the call's and the call's provider's, each over the one before and
-    /// checked (the call's signal ends a provider's wait).
-    async fn headers(&self, options: &CallOptions) -> Result<Headers, Rejection> {
-        let config = &*self.config;
-        let client = &config.options;
-        if let (None, None, Some(prepared)) = (
-            &client.header_provider,
-            &options.header_provider,
-            &config.prepared,
-        ) {
-            if options.headers.is_empty() {
-                return Ok(prepared.clone());
-            }
-        }
-        // The client's provider, then the call's, one after the other,
-        // through one wait in the code (each wait costs the `.wasm` its
-        // own copy of the signal's race).
-        let mut provided = [HeaderList::new(), HeaderList::new()];
-        let providers = [&client.header_provider, &options.header_provider];
-        for (given, provider) in provided.iter_mut().zip(providers) {
-            if let Some(provider) = provider {
-                *given = Target::waited(provider.provide(), options.abort_signal()).await??;
-                check_headers(given)?;
-            }
-        }
-        let [provided, call] = provided;
-        let call = merge_headers(&options.headers, &call);
-        let resolved = Resolved::new(&client.headers, &provided, &call, client.params_in);
-        Ok(Target::headers(resolved))
-    }
-
-    /// Tells `afterResponse` that the attempt's response headers arrived,
-    /// showing it those headers with credentials cut out, and keeps what
-    /// it decides in `asked`.
-    fn arrived(
-        &self,
-        info: Option<&AttemptInfo>,
-        http_status: u16,
-        headers: &dyn Fn() -> HeaderList,
-        sent_at: Instant,
-        secrets: &[String],
-        asked: &Asked,
-    ) {
-        if let (Some(hook), Some(info)) = (&self.config.options.hooks.after_response, info) {
-            let decided = hook(&ResponseInfo {
-                request: info.clone(),
-                http_status,
-                duration: Target::since(sent_at),
-                response_headers: secrets::shown_response(&headers(), secrets),
-            });
-            asked.keep(decided);
-        }
+/// How the call machine ends a call with an error of its own.
+impl<B> From<Error> for Result<B, Rejection> {
+    fn from(error: Error) -> Result<B, Rejection> {
+        Err(error.into())
     }
 }
 

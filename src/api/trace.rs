@@ -18,6 +18,7 @@ use std::future::Future;
 
 use crate::error::Error;
 use crate::model::Operation;
+use crate::rules::retry::Judged;
 
 /// A call's or an attempt's span.
 #[cfg(feature = "tracing")]
@@ -133,9 +134,9 @@ impl StatusRecorder<'_> {
 /// (`error.type`, and the HTTP status where there was one), or else
 /// `afterResponse` asking for the attempt again.
 #[cfg(feature = "tracing")]
-pub(crate) fn retrying(delay_ms: f64, resend_count: u32, judged: Option<&Error>) {
-    let reason = judged.map_or("asked by after_response", |error| error.kind().as_str());
-    let status = judged.and_then(Error::http_status);
+pub(crate) fn retrying(delay_ms: f64, resend_count: u32, judged: Option<Judged>) {
+    let reason = judged.map_or("asked by after_response", |judged| judged.kind.as_str());
+    let status = judged.and_then(|judged| judged.http_status);
     tracing::debug!(
         delay_ms,
         http.request.resend_count = resend_count,
@@ -146,7 +147,7 @@ pub(crate) fn retrying(delay_ms: f64, resend_count: u32, judged: Option<&Error>)
 }
 
 #[cfg(not(feature = "tracing"))]
-pub(crate) fn retrying(_: f64, _: u32, _: Option<&Error>) {}
+pub(crate) fn retrying(_: f64, _: u32, _: Option<Judged>) {}
 
 /// What a span says of a URL: its host (an IPv6 address without its
 /// brackets), its port (the scheme's when the URL gives none) and its path

@@ -102,22 +102,42 @@ pub fn delay_ms(retry: u32, random: f64, retry_after: Option<&str>, now_ms: f64)
         .unwrap_or_else(|| backoff_ms(retry, random))
 }
 
+/// What the retry rule judges of a failed attempt: its kind, and its HTTP
+/// status where it had one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Judged {
+    /// The error's kind.
+    pub kind: ErrorKind,
+    /// Its HTTP status, for `http`.
+    pub http_status: Option<u16>,
+}
+
+impl Judged {
+    /// What the rule judges of `error`.
+    pub fn of(error: &Error) -> Judged {
+        Judged {
+            kind: error.kind(),
+            http_status: error.http_status(),
+        }
+    }
+}
+
 /// The decision after a failed attempt: `Some(wait)` to try again after
-/// `wait` milliseconds, `None` to give up with `error`. `error` is `None`
+/// `wait` milliseconds, `None` to give up. `judged` is `None`
 /// where a hook asked for the attempt again: whatever the answer, it is
 /// retried while retries are left. `retries_done` is
 /// how many retries came before; `retries` how many the options allow;
 /// `random` is in `[0, 1)`; `retry_after` is the answer's `Retry-After`;
 /// `now_ms` is the time since the Unix epoch.
 pub fn next_delay(
-    error: Option<&Error>,
+    judged: Option<Judged>,
     retries_done: u32,
     retries: u32,
     random: f64,
     retry_after: Option<&str>,
     now_ms: f64,
 ) -> Option<f64> {
-    let retryable = error.is_none_or(|error| is_retryable(error.kind(), error.http_status()));
+    let retryable = judged.is_none_or(|judged| is_retryable(judged.kind, judged.http_status));
     if retries_done >= retries || !retryable {
         return None;
     }
@@ -217,20 +237,32 @@ mod tests {
     fn the_decision_after_a_failure() {
         let busy = Error::new(ErrorKind::Http, "busy").with_response(503, String::new(), false);
         // Two retries allowed: the first two failures wait, the third gives up.
-        assert_eq!(next_delay(Some(&busy), 0, 2, 0.0, None, 0.0), Some(150.0));
-        assert_eq!(next_delay(Some(&busy), 1, 2, 0.0, None, 0.0), Some(300.0));
-        assert_eq!(next_delay(Some(&busy), 2, 2, 0.0, None, 0.0), None);
-        assert_eq!(next_delay(Some(&busy), 0, 0, 0.0, None, 0.0), None);
+        assert_eq!(
+            next_delay(Some(Judged::of(&busy)), 0, 2, 0.0, None, 0.0),
+            Some(150.0)
+        );
+        assert_eq!(
+            next_delay(Some(Judged::of(&busy)), 1, 2, 0.0, None, 0.0),
+            Some(300.0)
+        );
+        assert_eq!(
+            next_delay(Some(Judged::of(&busy)), 2, 2, 0.0, None, 0.0),
+            None
+        );
+        assert_eq!(
+            next_delay(Some(Judged::of(&busy)), 0, 0, 0.0, None, 0.0),
+            None
+        );
         // Retry-After wins over the backoff.
         assert_eq!(
-            next_delay(Some(&busy), 0, 2, 0.0, Some("2"), 0.0),
+            next_delay(Some(Judged::of(&busy)), 0, 2, 0.0, Some("2"), 0.0),
             Some(2_000.0)
         );
         // Never after what retrying cannot mend.
         let not_found =
             Error::new(ErrorKind::Http, "gone").with_response(404, String::new(), false);
         assert_eq!(
-            next_delay(Some(&not_found), 0, 5, 0.0, Some("1"), 0.0),
+            next_delay(Some(Judged::of(&not_found)), 0, 5, 0.0, Some("1"), 0.0),
             None
         );
         for kind in [
@@ -240,13 +272,27 @@ mod tests {
             ErrorKind::Decode,
         ] {
             assert_eq!(
-                next_delay(Some(&Error::new(kind, "x")), 0, 5, 0.0, None, 0.0),
+                next_delay(
+                    Some(Judged::of(&Error::new(kind, "x"))),
+                    0,
+                    5,
+                    0.0,
+                    None,
+                    0.0
+                ),
                 None
             );
         }
         for kind in [ErrorKind::Network, ErrorKind::Timeout] {
             assert_eq!(
-                next_delay(Some(&Error::new(kind, "x")), 0, 5, 0.5, None, 0.0),
+                next_delay(
+                    Some(Judged::of(&Error::new(kind, "x"))),
+                    0,
+                    5,
+                    0.5,
+                    None,
+                    0.0
+                ),
                 Some(225.0)
             );
         }

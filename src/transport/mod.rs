@@ -29,7 +29,7 @@ pub(crate) mod seam;
 #[cfg(all(target_arch = "wasm32", target_os = "wasi"))]
 pub mod wasi;
 
-pub(crate) use seam::{Arrived, Retry, Transport};
+pub(crate) use seam::{Arrived, Transport};
 
 /// The transport of this build: `wasi:http` on wasm32-wasip2.
 #[cfg(all(target_arch = "wasm32", target_os = "wasi"))]

@@ -9,12 +9,14 @@ use std::time::Duration;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
+use crate::call::Outcome;
 use crate::error::Error;
 use crate::host::provider::HeaderList;
 use crate::host::{Rejection, Signal};
 use crate::model::{Envelope, Operation, ParamsIn};
 use crate::rules::headers::Resolved;
 use crate::rules::options::Bounds;
+use crate::rules::retry::Judged;
 
 /// What an attempt tells when its response headers arrived: the HTTP
 /// status, and how to read the response's headers (names in lower case),
@@ -49,6 +51,24 @@ pub(crate) enum Retry {
     /// meet, or an answer whose body is over its limit, which is never
     /// retried.
     Never,
+}
+
+/// A settled attempt: the body of a good answer or the error, and what the
+/// call machine is told of it.
+pub(crate) type Settled<B> = (Result<B, Rejection>, Outcome);
+
+impl Failed {
+    /// The failed attempt as the call machine takes it.
+    pub(crate) fn settled<B>(self) -> Settled<B> {
+        let outcome = match self.retry {
+            Retry::Never => Outcome::Final,
+            Retry::AsTheRuleSays(retry_after) => Outcome::Failed {
+                judged: Judged::of(&self.rejection.error),
+                retry_after,
+            },
+        };
+        (Err(self.rejection), outcome)
+    }
 }
 
 impl From<Rejection> for Failed {
@@ -134,14 +154,15 @@ pub(crate) trait Transport {
         arrived: Option<Arrived<'a>>,
     ) -> impl Future<Output = Self::Outcome> + 'a;
     /// What an attempt came to, judged by the envelope rules: the body of a
-    /// good answer, or why it failed, with `secrets` cut out of the error.
+    /// good answer, or why it failed, with `secrets` cut out of the error;
+    /// and what the call machine is told of it.
     fn settle(
         outcome: Self::Outcome,
         request: &Self::Request,
         signal: Option<&Signal>,
         operation: Operation,
         secrets: &[String],
-    ) -> Result<Self::Body, Failed>;
+    ) -> Settled<Self::Body>;
     /// Waits `ms` milliseconds before the next attempt, or less if the call
     /// ends first (a JS host: its signal aborts); the loop then asks
     /// [`Transport::ready`] whether to go on. It fails only where the

@@ -10,8 +10,8 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { repo } from "../lib/harness.mjs";
 
-const RAW_BUDGET = 304_601;
-const GZIP_BUDGET = 118_400;
+const RAW_BUDGET = 305_532;
+const GZIP_BUDGET = 118_930;
 
 const wasm = join(repo, "target/component/user-management-client.wasm");
 

@@ -37,10 +37,9 @@ use std::sync::Arc;
 
 use crate::host::MaybeSendSync;
 
-pub use info::{AttemptInfo, ResponseInfo, RetryInfo};
-pub use output::{
-    AttemptHeaders, Decided, Deferred, HookFuture, HookOutput, HookReturn, ResponseAction,
-};
+pub use crate::call::{AttemptInfo, ResponseAction, ResponseInfo};
+pub use info::RetryInfo;
+pub use output::{AttemptHeaders, Decided, Deferred, HookFuture, HookOutput, HookReturn};
 
 /// A hook: a closure called with what it observes, returning what it
 /// decides (`T`) at once or later.

@@ -6,22 +6,10 @@
 use std::future::Future;
 use std::pin::Pin;
 
+use crate::call::ResponseAction;
 use crate::error::Error;
 use crate::host::provider::HeaderList;
 use crate::host::MaybeSend;
-
-/// What an `after_response` hook may ask for.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ResponseAction {
-    /// The answer stands (what a hook that returns nothing decides).
-    #[default]
-    Keep,
-    /// Set the answer aside and make the attempt again after the usual
-    /// backoff, counted against the retries (where none are left, the
-    /// answer stands): how a token is refreshed after a 401.
-    Retry,
-}
 
 /// What a hook decides about an attempt: at once, or once its future
 /// resolves. The setters on [`Hooks`](crate::Hooks) make it from what the

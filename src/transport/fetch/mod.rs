@@ -31,13 +31,14 @@ use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 use web_sys::AbortSignal;
 
+use crate::call::Outcome;
 use crate::error::{Error, ErrorKind};
 use crate::host::{failure_detail, Rejection, Signal};
 use crate::model::{Credentials, Envelope, Operation, ParamsIn};
 use crate::rules::headers::Resolved;
 use crate::rules::options::{shown_url, without_query, Bounds};
 use crate::rules::value::Value;
-use crate::transport::seam::{Arrived, Failed, Retry, Transport};
+use crate::transport::seam::{Arrived, Failed, Retry, Settled, Transport};
 
 use exchange::{attempt, Answer, Failure};
 use request::{Headers, Request};
@@ -144,8 +145,11 @@ impl Transport for Fetch {
         signal: Option<&Signal>,
         operation: Operation,
         secrets: &[String],
-    ) -> Result<JsValue, Failed> {
-        settle(outcome, operation, &request.url, signal, secrets)
+    ) -> Settled<JsValue> {
+        match settle(outcome, operation, &request.url, signal, secrets) {
+            Ok(body) => (Ok(body), Outcome::Good),
+            Err(failed) => failed.settled(),
+        }
     }
 
     async fn pause(ms: f64, signal: Option<&Signal>) -> Result<(), Rejection> {

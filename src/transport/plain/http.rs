@@ -10,6 +10,7 @@ use std::time::Duration;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
+use crate::call::Outcome;
 use crate::error::Error;
 use crate::host::provider::HeaderList;
 use crate::host::{Rejection, Signal};
@@ -18,7 +19,7 @@ use crate::rules::headers::Resolved;
 use crate::rules::options::Bounds;
 use crate::transport::plain::answer::{self, Answer, Good};
 use crate::transport::plain::request::{self, Headers, Params, Request};
-use crate::transport::seam::{Arrived, Failed, Retry, Transport};
+use crate::transport::seam::{Arrived, Failed, Retry, Settled, Transport};
 
 /// What a transport outside a JS host supplies to the call loop.
 pub(crate) trait Http {
@@ -127,19 +128,26 @@ impl<H: Http> Transport for H {
         _signal: Option<&Signal>,
         operation: Operation,
         secrets: &[String],
-    ) -> Result<Good, Failed> {
-        let answer = outcome.map_err(|mut failed| {
-            // A body over its limit, which no attempt is made again for.
-            if failed.rejection.error.is_never_retried() {
-                failed.retry = Retry::Never;
+    ) -> Settled<Good> {
+        let answer = match outcome {
+            Ok(answer) => answer,
+            Err(mut failed) => {
+                // A body over its limit, which no attempt is made again for.
+                if failed.rejection.error.is_never_retried() {
+                    failed.retry = Retry::Never;
+                }
+                return failed.settled();
             }
-            failed
-        })?;
+        };
         let retry_after = answer.retry_after.clone();
-        answer::judge(answer, operation, secrets).map_err(|error| Failed {
-            rejection: error.into(),
-            retry: Retry::AsTheRuleSays(retry_after),
-        })
+        match answer::judge(answer, operation, secrets) {
+            Ok(good) => (Ok(good), Outcome::Good),
+            Err(error) => Failed {
+                rejection: error.into(),
+                retry: Retry::AsTheRuleSays(retry_after),
+            }
+            .settled(),
+        }
     }
 
     async fn pause(ms: f64, _signal: Option<&Signal>) -> Result<(), Rejection> {

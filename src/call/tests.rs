@@ -1,0 +1,742 @@
+//! The call machine driven by a script, with no transport, no clock and
+//! no future: every path the contract names, step by step, and the laws
+//! that hold for any sequence of events.
+
+use super::*;
+use crate::error::ErrorKind;
+use crate::rules::secrets::REDACTED;
+
+/// What the scripted driver keeps of an attempt: the test's own label
+/// for a good answer, or the error.
+type Answer = Result<&'static str, Error>;
+
+impl From<Error> for Answer {
+    fn from(error: Error) -> Answer {
+        Err(error)
+    }
+}
+
+/// A token with `+ / =` and over 64 characters, as the contract's tests use.
+const TOKEN: &str = "tok+en/with=signs_0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOP";
+
+fn pairs(list: &[(&str, &str)]) -> Pairs {
+    list.iter()
+        .map(|(name, value)| (name.to_string(), value.to_string()))
+        .collect()
+}
+
+/// A call's options, owned, from which each test borrows its plan.
+struct Setup {
+    client_headers: Pairs,
+    call_headers: Pairs,
+    prepared: Option<Resolved>,
+    providers: [bool; 2],
+    hooks: HookSet,
+    retries: u32,
+}
+
+impl Setup {
+    /// A client with headers of its own and no provider (so they are
+    /// prepared once), no hooks, the default two retries.
+    fn new() -> Setup {
+        let client_headers = pairs(&[("x-client", "c")]);
+        let prepared = Resolved::new(&client_headers, &[], &[], ParamsIn::Body);
+        Setup {
+            client_headers,
+            call_headers: Vec::new(),
+            prepared: Some(prepared),
+            providers: [false, false],
+            hooks: HookSet::default(),
+            retries: 2,
+        }
+    }
+
+    fn hooks(mut self) -> Setup {
+        self.hooks = HookSet {
+            before_request: true,
+            after_response: true,
+            before_retry: true,
+        };
+        self
+    }
+
+    fn client_provider(mut self) -> Setup {
+        self.providers[0] = true;
+        self.prepared = None;
+        self
+    }
+
+    fn plan(&self) -> Plan<'_> {
+        Plan {
+            operation: Operation::Count,
+            url: "http://api.test/api/users/count",
+            client_headers: &self.client_headers,
+            call_headers: &self.call_headers,
+            prepared: self.prepared.as_ref(),
+            providers: self.providers,
+            hooks: self.hooks,
+            params_in: ParamsIn::Body,
+            retries: self.retries,
+        }
+    }
+}
+
+/// What an output was, without its borrows: what the scripts compare.
+#[derive(Debug, PartialEq)]
+enum Step {
+    Provide(Provider),
+    BeforeRequest {
+        attempt: u32,
+        headers: Pairs,
+    },
+    Send {
+        headers: Pairs,
+        prepared: bool,
+        resend_count: u32,
+        tell_arrival: bool,
+    },
+    Draw,
+    BeforeRetry {
+        failed: Option<Answer>,
+        retry: Retrying,
+    },
+    Pause(f64),
+    Done,
+}
+
+fn step(call: &mut Call<Answer>, plan: &Plan<'_>) -> Step {
+    match call.poll_output(plan) {
+        Output::Provide(provider) => Step::Provide(provider),
+        Output::BeforeRequest(info) => Step::BeforeRequest {
+            attempt: info.attempt,
+            headers: info.headers.clone(),
+        },
+        Output::Send(attempt) => Step::Send {
+            headers: attempt.headers.list.clone(),
+            prepared: attempt.prepared,
+            resend_count: attempt.resend_count,
+            tell_arrival: attempt.tell_arrival,
+        },
+        Output::Draw => Step::Draw,
+        Output::BeforeRetry { failed, retry } => Step::BeforeRetry { failed, retry },
+        Output::Pause(ms) => Step::Pause(ms),
+        Output::Done => Step::Done,
+    }
+}
+
+fn busy() -> Error {
+    Error::new(ErrorKind::Http, "HTTP 503").with_http_status(503)
+}
+
+fn failed(error: &Error, retry_after: Option<&str>) -> Input<Answer> {
+    Input::Settled {
+        answer: Err(error.clone()),
+        outcome: Outcome::Failed {
+            judged: Judged::of(error),
+            retry_after: retry_after.map(str::to_string),
+        },
+        action: ResponseAction::Keep,
+    }
+}
+
+fn good(label: &'static str, action: ResponseAction) -> Input<Answer> {
+    Input::Settled {
+        answer: Ok(label),
+        outcome: Outcome::Good,
+        action,
+    }
+}
+
+const DRAWN: Input<Answer> = Input::Drawn {
+    random: 0.0,
+    date_ms: 1_000_000.0,
+};
+
+fn sends(step: &Step) -> bool {
+    matches!(step, Step::Send { .. })
+}
+
+#[test]
+fn a_good_answer_is_one_attempt_with_the_prepared_headers() {
+    let setup = Setup::new();
+    let plan = setup.plan();
+    let mut call = Call::new();
+    let prepared = setup.prepared.as_ref().map(|r| r.list.clone());
+    assert_eq!(
+        step(&mut call, &plan),
+        Step::Send {
+            headers: prepared.unwrap_or_default(),
+            prepared: true,
+            resend_count: 0,
+            tell_arrival: false,
+        }
+    );
+    // The same until the input it waits for comes.
+    assert!(sends(&step(&mut call, &plan)));
+    call.handle_input(&plan, good("body", ResponseAction::Keep));
+    assert_eq!(step(&mut call, &plan), Step::Done);
+    assert_eq!(call.finish().ok(), Some("body"));
+    assert_eq!(
+        call.finish()
+            .err()
+            .and_then(|e| e.param().map(str::to_string))
+            .as_deref(),
+        Some("call"),
+        "a second finish"
+    );
+}
+
+#[test]
+fn a_503_with_retry_after_in_seconds_pauses_that_long_then_tries_again() {
+    let setup = Setup::new();
+    let plan = setup.plan();
+    let mut call = Call::new();
+    assert!(sends(&step(&mut call, &plan)));
+    assert_eq!(call.handle_input(&plan, failed(&busy(), Some("2"))), None);
+    assert_eq!(step(&mut call, &plan), Step::Draw);
+    let judged = Some(Judged::of(&busy()));
+    let retry = Retrying {
+        delay_ms: 2_000.0,
+        resend_count: 1,
+        judged,
+    };
+    // The retry decided is told once, for the spans.
+    assert_eq!(call.handle_input(&plan, DRAWN), Some(retry));
+    assert_eq!(step(&mut call, &plan), Step::Pause(2_000.0));
+    call.handle_input(&plan, Input::Paused);
+    match step(&mut call, &plan) {
+        Step::Send { resend_count, .. } => assert_eq!(resend_count, 1),
+        other => panic!("{other:?}"),
+    }
+    call.handle_input(&plan, good("second", ResponseAction::Keep));
+    assert_eq!(call.finish().ok(), Some("second"));
+}
+
+#[test]
+fn a_retry_after_date_pauses_until_that_date() {
+    let setup = Setup::new();
+    let plan = setup.plan();
+    let mut call = Call::new();
+    // 1,700,000,000 s after the epoch is Tue, 14 Nov 2023 22:13:20 GMT.
+    let now_ms = 1_700_000_000_000.0;
+    let date = "Tue, 14 Nov 2023 22:13:23 GMT";
+    step(&mut call, &plan);
+    call.handle_input(&plan, failed(&busy(), Some(date)));
+    assert_eq!(step(&mut call, &plan), Step::Draw);
+    call.handle_input(
+        &plan,
+        Input::Drawn {
+            random: 0.5,
+            date_ms: now_ms,
+        },
+    );
+    assert_eq!(step(&mut call, &plan), Step::Pause(3_000.0));
+}
+
+#[test]
+fn backoff_without_retry_after_and_no_more_attempts_than_the_retries_allow() {
+    let setup = Setup::new();
+    let plan = setup.plan();
+    let mut call = Call::new();
+    let mut pauses = Vec::new();
+    let mut attempts = 0;
+    loop {
+        match step(&mut call, &plan) {
+            Step::Send { .. } => {
+                attempts += 1;
+                call.handle_input(&plan, failed(&busy(), None));
+            }
+            Step::Draw => {
+                call.handle_input(&plan, DRAWN);
+            }
+            Step::Pause(ms) => {
+                pauses.push(ms);
+                call.handle_input(&plan, Input::Paused);
+            }
+            Step::Done => break,
+            other => panic!("{other:?}"),
+        }
+    }
+    assert_eq!(attempts, 3);
+    assert_eq!(pauses, [150.0, 300.0]);
+    let error = call.finish().err();
+    assert_eq!(error.and_then(|e| e.http_status()), Some(503));
+}
+
+#[test]
+fn a_failure_the_rule_does_not_retry_ends_the_call_after_the_draw() {
+    let setup = Setup::new();
+    let plan = setup.plan();
+    let mut call = Call::new();
+    step(&mut call, &plan);
+    let missing = Error::new(ErrorKind::Http, "HTTP 404").with_http_status(404);
+    call.handle_input(&plan, failed(&missing, Some("1")));
+    assert_eq!(step(&mut call, &plan), Step::Draw);
+    call.handle_input(&plan, DRAWN);
+    assert_eq!(step(&mut call, &plan), Step::Done);
+    let status = call.finish().err();
+    assert_eq!(status.and_then(|e| e.http_status()), Some(404));
+}
+
+#[test]
+fn with_no_retries_a_retryable_failure_is_final() {
+    let mut setup = Setup::new();
+    setup.retries = 0;
+    let plan = setup.plan();
+    let mut call = Call::new();
+    step(&mut call, &plan);
+    call.handle_input(&plan, failed(&busy(), None));
+    call.handle_input(&plan, DRAWN);
+    assert_eq!(step(&mut call, &plan), Step::Done);
+}
+
+#[test]
+fn a_hook_asking_for_the_attempt_again_sets_a_good_answer_aside_without_before_retry() {
+    let setup = Setup::new().hooks();
+    let plan = setup.plan();
+    let mut call = Call::new();
+    assert!(matches!(step(&mut call, &plan), Step::BeforeRequest { .. }));
+    call.handle_input(&plan, Input::BeforeRequest(Vec::new()));
+    match step(&mut call, &plan) {
+        Step::Send { tell_arrival, .. } => assert!(tell_arrival),
+        other => panic!("{other:?}"),
+    }
+    call.handle_input(&plan, good("set aside", ResponseAction::Retry));
+    assert_eq!(step(&mut call, &plan), Step::Draw);
+    let retry = call.handle_input(&plan, DRAWN);
+    // beforeRetry sees failed attempts only: straight to the pause.
+    assert_eq!(step(&mut call, &plan), Step::Pause(150.0));
+    assert_eq!(retry.map(|retry| retry.judged), Some(None));
+    call.handle_input(&plan, Input::Paused);
+    match step(&mut call, &plan) {
+        Step::BeforeRequest { attempt, .. } => assert_eq!(attempt, 2),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_hook_asking_retries_an_error_the_rule_would_not_and_before_retry_sees_it() {
+    let setup = Setup::new().hooks();
+    let plan = setup.plan();
+    let mut call = Call::new();
+    step(&mut call, &plan);
+    call.handle_input(&plan, Input::BeforeRequest(Vec::new()));
+    let refused = Error::new(ErrorKind::Http, "HTTP 401").with_http_status(401);
+    call.handle_input(
+        &plan,
+        Input::Settled {
+            answer: Err(refused.clone()),
+            outcome: Outcome::Failed {
+                judged: Judged::of(&refused),
+                retry_after: None,
+            },
+            action: ResponseAction::Retry,
+        },
+    );
+    call.handle_input(&plan, DRAWN);
+    let retry = Retrying {
+        delay_ms: 150.0,
+        resend_count: 1,
+        judged: None,
+    };
+    assert_eq!(
+        step(&mut call, &plan),
+        Step::BeforeRetry {
+            failed: Some(Err(refused)),
+            retry,
+        }
+    );
+    // The failed answer is given once: the call needs it no more.
+    assert_eq!(
+        step(&mut call, &plan),
+        Step::BeforeRetry {
+            failed: None,
+            retry
+        }
+    );
+    call.handle_input(&plan, Input::RetryHookDone);
+    assert_eq!(step(&mut call, &plan), Step::Pause(150.0));
+}
+
+#[test]
+fn a_body_over_its_limit_is_final_even_where_a_hook_asks() {
+    let setup = Setup::new().hooks();
+    let plan = setup.plan();
+    let mut call = Call::new();
+    step(&mut call, &plan);
+    call.handle_input(&plan, Input::BeforeRequest(Vec::new()));
+    let too_large = Error::new(ErrorKind::Decode, "over maxBodyBytes").never_retried();
+    call.handle_input(
+        &plan,
+        Input::Settled {
+            answer: Err(too_large),
+            outcome: Outcome::Final,
+            action: ResponseAction::Retry,
+        },
+    );
+    assert_eq!(step(&mut call, &plan), Step::Done);
+    let kind = call.finish().err().map(|e| e.kind());
+    assert_eq!(kind, Some(ErrorKind::Decode));
+}
+
+#[test]
+fn a_timed_out_attempt_is_retried_and_the_last_timeout_stands() {
+    let mut setup = Setup::new();
+    setup.retries = 1;
+    let plan = setup.plan();
+    let mut call = Call::new();
+    let late = Error::new(ErrorKind::Timeout, "no answer within 200 ms");
+    let mut attempts = 0;
+    while step(&mut call, &plan) != Step::Done {
+        match step(&mut call, &plan) {
+            Step::Send { .. } => {
+                attempts += 1;
+                call.handle_input(&plan, failed(&late, None));
+            }
+            Step::Draw => {
+                call.handle_input(&plan, DRAWN);
+            }
+            Step::Pause(_) => {
+                call.handle_input(&plan, Input::Paused);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    assert_eq!(attempts, 2);
+    let kind = call.finish().err().map(|e| e.kind());
+    assert_eq!(kind, Some(ErrorKind::Timeout));
+}
+
+/// Drives a call with every hook and a client provider to the state
+/// `stop` names (the number of inputs given before it), then ends it.
+fn ended_after(inputs: usize) -> (Step, Answer) {
+    let setup = Setup::new().hooks().client_provider();
+    let plan = setup.plan();
+    let mut call = Call::new();
+    let script: Vec<Input<Answer>> = vec![
+        Input::Provided(Vec::new()),
+        Input::BeforeRequest(Vec::new()),
+        failed(&busy(), None),
+        DRAWN,
+        Input::RetryHookDone,
+    ];
+    for input in script.into_iter().take(inputs) {
+        step(&mut call, &plan);
+        call.handle_input(&plan, input);
+    }
+    let before = step(&mut call, &plan);
+    let aborted = Error::new(ErrorKind::Aborted, "the call was aborted");
+    call.handle_input(&plan, Input::End(Err(aborted)));
+    assert_eq!(step(&mut call, &plan), Step::Done);
+    // Nothing after the end changes it.
+    call.handle_input(&plan, Input::Paused);
+    call.handle_input(&plan, good("late", ResponseAction::Keep));
+    (before, call.finish())
+}
+
+#[test]
+fn an_abort_in_every_state_ends_the_call_with_the_abort() {
+    let mut states = Vec::new();
+    for inputs in 0..=5 {
+        let (before, finished) = ended_after(inputs);
+        let kind = finished.err().map(|e| e.kind());
+        assert_eq!(kind, Some(ErrorKind::Aborted), "after {before:?}");
+        states.push(std::mem::discriminant(&before));
+    }
+    // Each of the six waits was met: providing, beforeRequest, sending,
+    // the draw, beforeRetry, the pause.
+    states.dedup();
+    assert_eq!(states.len(), 6);
+}
+
+#[test]
+fn headers_each_over_the_one_before_and_beforerequest_s_over_all() {
+    let mut setup = Setup::new().hooks().client_provider();
+    setup.providers[1] = true;
+    setup.client_headers = pairs(&[("x-a", "client"), ("x-b", "client"), ("x-c", "client")]);
+    setup.call_headers = pairs(&[("X-B", "call"), ("x-c", "call")]);
+    let plan = setup.plan();
+    let mut call = Call::new();
+    assert_eq!(step(&mut call, &plan), Step::Provide(0));
+    call.handle_input(&plan, Input::Provided(pairs(&[("x-a", "provider")])));
+    assert_eq!(step(&mut call, &plan), Step::Provide(1));
+    call.handle_input(&plan, Input::Provided(pairs(&[("x-c", "call provider")])));
+    assert!(matches!(step(&mut call, &plan), Step::BeforeRequest { .. }));
+    call.handle_input(
+        &plan,
+        Input::BeforeRequest(pairs(&[("x-d", "hook"), ("accept", "text/html")])),
+    );
+    let expected = pairs(&[
+        ("x-a", "provider"),
+        ("X-B", "call"),
+        ("x-c", "call provider"),
+        ("x-d", "hook"),
+        ("Accept", "application/json"),
+        ("Content-Type", "application/json"),
+    ]);
+    match step(&mut call, &plan) {
+        Step::Send {
+            headers, prepared, ..
+        } => {
+            let mut sorted = headers.clone();
+            sorted.sort_by_key(|(name, _)| name.to_ascii_lowercase());
+            let mut expected = expected;
+            expected.sort_by_key(|(name, _)| name.to_ascii_lowercase());
+            assert_eq!(sorted, expected);
+            assert!(!prepared);
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// The call failed with the rules' refusal of the header `x-tenant`.
+fn assert_refused(finished: Answer) {
+    let error = finished.err();
+    assert_eq!(error.as_ref().and_then(Error::param), Some("headers"));
+    let message = error.as_ref().map(Error::message).unwrap_or_default();
+    assert!(message.contains("\"x-tenant\""), "{message}");
+}
+
+#[test]
+fn a_header_the_rules_refuse_ends_the_call_before_anything_is_sent() {
+    let bad = pairs(&[("x-tenant", "line\nbreak")]);
+    // The call's own.
+    let mut setup = Setup::new();
+    setup.call_headers = bad.clone();
+    let plan = setup.plan();
+    let mut call = Call::new();
+    assert_eq!(step(&mut call, &plan), Step::Done);
+    assert_refused(call.finish());
+    // A provider's.
+    let setup = Setup::new().client_provider();
+    let plan = setup.plan();
+    let mut call = Call::new();
+    step(&mut call, &plan);
+    call.handle_input(&plan, Input::Provided(bad.clone()));
+    assert_eq!(step(&mut call, &plan), Step::Done);
+    assert_refused(call.finish());
+    // beforeRequest's.
+    let setup = Setup::new().hooks();
+    let plan = setup.plan();
+    let mut call = Call::new();
+    step(&mut call, &plan);
+    call.handle_input(&plan, Input::BeforeRequest(bad));
+    assert_eq!(step(&mut call, &plan), Step::Done);
+    assert_refused(call.finish());
+}
+
+#[test]
+fn no_credential_reaches_a_hook_and_every_attempt_s_joins_the_secrets() {
+    let setup = Setup::new().hooks().client_provider();
+    let plan = setup.plan();
+    let mut call = Call::new();
+    step(&mut call, &plan);
+    let bearer = format!("Bearer {TOKEN}");
+    call.handle_input(&plan, Input::Provided(pairs(&[("Authorization", &bearer)])));
+    match step(&mut call, &plan) {
+        Step::BeforeRequest { headers, .. } => {
+            assert!(headers.contains(&("Authorization".into(), REDACTED.into())));
+        }
+        other => panic!("{other:?}"),
+    }
+    call.handle_input(
+        &plan,
+        Input::BeforeRequest(pairs(&[("x-api-key", "key-1234")])),
+    );
+    assert!(call.secrets().iter().any(|s| s == TOKEN));
+    assert!(call.secrets().iter().any(|s| s == "key-1234"));
+    // A response echoing the token, JSON-escaped and percent-encoded, and
+    // a cookie: none of it reaches afterResponse.
+    let echoed = pairs(&[
+        ("X-Echo", &TOKEN.replace('/', "\\/")),
+        ("x-echo-url", &TOKEN.replace('+', "%2B").replace('/', "%2F")),
+        ("Set-Cookie", "session=abc"),
+    ]);
+    let info = call.response_info(200, &echoed, Duration::from_millis(5));
+    let shown = info.map(|info| info.response_headers).unwrap_or_default();
+    assert_eq!(
+        shown,
+        pairs(&[
+            ("x-echo", REDACTED),
+            ("x-echo-url", REDACTED),
+            ("set-cookie", REDACTED),
+        ])
+    );
+    // A second attempt's new credential joins the first's.
+    call.handle_input(&plan, failed(&busy(), None));
+    call.handle_input(&plan, DRAWN);
+    call.handle_input(&plan, Input::RetryHookDone);
+    call.handle_input(&plan, Input::Paused);
+    call.handle_input(
+        &plan,
+        Input::Provided(pairs(&[("Authorization", "Bearer second-token")])),
+    );
+    call.handle_input(&plan, Input::BeforeRequest(Vec::new()));
+    assert!(call.secrets().iter().any(|s| s == TOKEN));
+    assert!(call.secrets().iter().any(|s| s == "second-token"));
+}
+
+#[test]
+fn an_input_the_machine_is_not_waiting_for_changes_nothing() {
+    let setup = Setup::new().hooks();
+    let plan = setup.plan();
+    let mut call = Call::new();
+    let before = step(&mut call, &plan);
+    for input in [
+        Input::Provided(Vec::new()),
+        good("early", ResponseAction::Keep),
+        DRAWN,
+        Input::RetryHookDone,
+        Input::Paused,
+    ] {
+        call.handle_input(&plan, input);
+        assert_eq!(step(&mut call, &plan), before);
+    }
+    let param = call
+        .finish()
+        .err()
+        .and_then(|e| e.param().map(str::to_string));
+    assert_eq!(
+        param.as_deref(),
+        Some("call"),
+        "finished before it was over"
+    );
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+mod properties {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// One event a driver may tell, whatever the machine waits for (an
+    /// [`Input`] that proptest can show and copy).
+    #[derive(Clone, Debug)]
+    enum Event {
+        Provided(Pairs),
+        BeforeRequest(Pairs),
+        Settled(Answer, Outcome, ResponseAction),
+        Drawn(f64, f64),
+        RetryHookDone,
+        Paused,
+        End,
+    }
+
+    impl Event {
+        fn input(self) -> Input<Answer> {
+            match self {
+                Event::Provided(given) => Input::Provided(given),
+                Event::BeforeRequest(given) => Input::BeforeRequest(given),
+                Event::Settled(answer, outcome, action) => Input::Settled {
+                    answer,
+                    outcome,
+                    action,
+                },
+                Event::Drawn(random, date_ms) => Input::Drawn { random, date_ms },
+                Event::RetryHookDone => Input::RetryHookDone,
+                Event::Paused => Input::Paused,
+                Event::End => Input::End(Ok("ended")),
+            }
+        }
+    }
+
+    fn event() -> impl Strategy<Value = Event> {
+        let header = prop_oneof![
+            Just(("Authorization".to_string(), format!("Bearer {TOKEN}"))),
+            Just(("x-api-key".to_string(), TOKEN.to_string())),
+            Just(("x-plain".to_string(), "v".to_string())),
+            Just(("x-bad".to_string(), "a\nb".to_string())),
+        ];
+        let headers = prop::collection::vec(header, 0..3);
+        let kind = prop_oneof![
+            Just(ErrorKind::Network),
+            Just(ErrorKind::Timeout),
+            Just(ErrorKind::Http),
+            Just(ErrorKind::Api),
+            Just(ErrorKind::Aborted),
+        ];
+        let action = prop_oneof![Just(ResponseAction::Keep), Just(ResponseAction::Retry)];
+        let settled = (
+            kind,
+            400u16..600,
+            0u8..3,
+            action,
+            prop::option::of("[0-9]{1,2}"),
+        );
+        prop_oneof![
+            headers.clone().prop_map(Event::Provided),
+            headers.prop_map(Event::BeforeRequest),
+            settled.prop_map(|(kind, status, what, action, retry_after)| {
+                let error = Error::new(kind, "failed").with_http_status(status);
+                match what {
+                    0 => Event::Settled(Ok("good"), Outcome::Good, action),
+                    1 => Event::Settled(Err(error), Outcome::Final, action),
+                    _ => {
+                        let judged = Judged::of(&error);
+                        let outcome = Outcome::Failed {
+                            judged,
+                            retry_after,
+                        };
+                        Event::Settled(Err(error), outcome, action)
+                    }
+                }
+            }),
+            (0f64..1.0, 0f64..4e12).prop_map(|(random, date_ms)| Event::Drawn(random, date_ms)),
+            Just(Event::RetryHookDone),
+            Just(Event::Paused),
+            Just(Event::End),
+        ]
+    }
+
+    fn setup(hooks: bool, provider: bool, retries: u32) -> Setup {
+        let mut setup = Setup::new();
+        if hooks {
+            setup = setup.hooks();
+        }
+        if provider {
+            setup = setup.client_provider();
+        }
+        setup.retries = retries;
+        setup
+    }
+
+    proptest! {
+        /// No sequence of events panics; no more attempts are sent than
+        /// the retries allow (a hook's asking included); and no
+        /// credential value is in anything the machine shows.
+        #[test]
+        fn any_sequence_of_events_keeps_the_laws(
+            hooks in any::<bool>(),
+            provider in any::<bool>(),
+            retries in 0u32..4,
+            events in prop::collection::vec(event(), 0..40),
+        ) {
+            let setup = setup(hooks, provider, retries);
+            let plan = setup.plan();
+            let mut call = Call::new();
+            for input in events {
+                let shown = match step(&mut call, &plan) {
+                    Step::Send { resend_count, .. } => {
+                        prop_assert!(resend_count <= retries, "resend {resend_count} of {retries}");
+                        Vec::new()
+                    }
+                    Step::BeforeRequest { headers, .. } => headers,
+                    _ => Vec::new(),
+                };
+                for (_, value) in &shown {
+                    prop_assert!(!value.contains("tok+en"), "{shown:?}");
+                }
+                let echoed = pairs(&[("x-echo", TOKEN)]);
+                if let Some(info) = call.response_info(200, &echoed, Duration::ZERO) {
+                    let leaked = info.response_headers.iter().any(|(_, v)| v.contains("tok+en"));
+                    prop_assert!(!leaked || !call.secrets().iter().any(|s| s.contains("tok+en")));
+                    for (_, value) in &info.request.headers {
+                        prop_assert!(!value.contains("tok+en"));
+                    }
+                }
+                call.handle_input(&plan, input.input());
+            }
+            let _ = call.finish();
+        }
+    }
+}
