@@ -11,6 +11,7 @@ use std::future::Future;
 #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 use wasm_bindgen::JsValue;
 
+pub use crate::call::{Attempt, Call, HookSet, Input, Outcome, Output, Plan, Provider, Retrying};
 #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 pub use crate::host::{failure_detail, Rejection};
 pub use crate::rules::{

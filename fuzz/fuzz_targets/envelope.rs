@@ -2,7 +2,8 @@
 //! only with status 200 and a safe whole total.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use user_management_client::__private::envelope::{check_success, EnvelopeView, MAX_SAFE_INTEGER};
+use user_management_client::__private::envelope::{check_success, EnvelopeView};
+use user_management_client::__private::value::MAX_SAFE_INTEGER;
 use user_management_client::Operation;
 use user_management_client::__private::value::Value;
 

@@ -41,7 +41,7 @@ type Pairs = Vec<(String, String)>;
 /// What a call is made of: the client's options and the call's, as they
 /// bear on its decisions. A driver gives the same plan to every step of
 /// one call.
-pub(crate) struct Plan<'a> {
+pub struct Plan<'a> {
     /// Count or list.
     pub operation: Operation,
     /// The request's full URL (in `query` mode, with its query string).
@@ -65,9 +65,12 @@ pub(crate) struct Plan<'a> {
 
 /// Which hooks a client has.
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct HookSet {
+pub struct HookSet {
+    /// `beforeRequest`.
     pub before_request: bool,
+    /// `afterResponse`.
     pub after_response: bool,
+    /// `beforeRetry`.
     pub before_retry: bool,
 }
 
@@ -79,10 +82,10 @@ impl HookSet {
 }
 
 /// A header provider: the client's (0) or the call's (1).
-pub(crate) type Provider = usize;
+pub type Provider = usize;
 
 /// What the machine asks its driver to do next.
-pub(crate) enum Output<'c, A> {
+pub enum Output<'c, A> {
     /// Ask this header provider for its headers ([`Input::Provided`]).
     Provide(Provider),
     /// Call `beforeRequest` with this attempt ([`Input::BeforeRequest`]).
@@ -91,10 +94,14 @@ pub(crate) enum Output<'c, A> {
     Send(Attempt<'c>),
     /// Give a random number and the date ([`Input::Drawn`]).
     Draw,
-    /// Call `beforeRetry` ([`Input::RetryHookDone`]): `failed` is the
-    /// failed attempt's answer (given once: the call needs it no more),
-    /// to be shown with [`Call::secrets`] cut out.
-    BeforeRetry { failed: Option<A>, retry: Retrying },
+    /// Call `beforeRetry` ([`Input::RetryHookDone`]).
+    BeforeRetry {
+        /// The failed attempt's answer (given once: the call needs it no
+        /// more), to be shown with [`Call::secrets`] cut out.
+        failed: Option<A>,
+        /// The retry decided.
+        retry: Retrying,
+    },
     /// Wait this many milliseconds, then say whether the call may go on
     /// ([`Input::Paused`]).
     Pause(f64),
@@ -103,7 +110,7 @@ pub(crate) enum Output<'c, A> {
 }
 
 /// An attempt to send.
-pub(crate) struct Attempt<'c> {
+pub struct Attempt<'c> {
     /// Its headers.
     pub headers: &'c Resolved,
     /// Whether they are the client's prepared ones ([`Plan::prepared`]),
@@ -119,7 +126,7 @@ pub(crate) struct Attempt<'c> {
 
 /// A retry decided: the pause before it, and what the spans tell of it.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Retrying {
+pub struct Retrying {
     /// The pause, in milliseconds.
     pub delay_ms: f64,
     /// The resend it leads to (1 for the first retry), which is also the
@@ -131,22 +138,27 @@ pub(crate) struct Retrying {
 }
 
 /// What happened, as the driver tells it.
-pub(crate) enum Input<A> {
+pub enum Input<A> {
     /// The header provider asked gave these headers.
     Provided(Pairs),
     /// `beforeRequest` gave these headers for the attempt (none: empty).
     BeforeRequest(Pairs),
-    /// The attempt came to `answer`, which the rules judge as `outcome`;
-    /// `action` is what `afterResponse` decided of it (`Keep` where it did
-    /// not run).
+    /// The attempt came to an answer.
     Settled {
+        /// What the driver keeps of it.
         answer: A,
+        /// What the rules judge of it.
         outcome: Outcome,
+        /// What `afterResponse` decided of it (`Keep` where it did not run).
         action: ResponseAction,
     },
-    /// A random number in `[0, 1)`, and the date in milliseconds since
-    /// the Unix epoch.
-    Drawn { random: f64, date_ms: f64 },
+    /// What the retry rule draws on.
+    Drawn {
+        /// A random number in `[0, 1)`.
+        random: f64,
+        /// The date, in milliseconds since the Unix epoch.
+        date_ms: f64,
+    },
     /// `beforeRetry` is done.
     RetryHookDone,
     /// The pause is over, and the call may go on.
@@ -158,13 +170,14 @@ pub(crate) enum Input<A> {
 
 /// An attempt's outcome, as the rules judge it.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Outcome {
+pub enum Outcome {
     /// A good answer.
     Good,
-    /// A failure the retry rule judges: its kind and status, and the
-    /// answer's `Retry-After`.
+    /// A failure the retry rule judges.
     Failed {
+        /// Its kind and status.
         judged: Judged,
+        /// The answer's `Retry-After`.
         retry_after: Option<String>,
     },
     /// A failure no attempt follows, not even where a hook asks (the
@@ -198,7 +211,7 @@ enum State {
 }
 
 /// One call: the state it is in, and what its attempts have gathered.
-pub(crate) struct Call<A> {
+pub struct Call<A> {
     state: State,
     /// The last attempt's answer, from its outcome until the next attempt
     /// (or `beforeRetry`) takes it.
@@ -233,7 +246,7 @@ impl<A: From<Error>> Default for Call<A> {
 /// refuse): `A::from(error)`.
 impl<A: From<Error>> Call<A> {
     /// A call not begun.
-    pub(crate) fn new() -> Call<A> {
+    pub fn new() -> Call<A> {
         Call {
             state: State::Start,
             answer: None,
@@ -248,7 +261,7 @@ impl<A: From<Error>> Call<A> {
     /// What the driver is to do next. The same until the input it waits
     /// for comes, but for `beforeRetry`'s failed answer, which is given
     /// once.
-    pub(crate) fn poll_output<'c>(&'c mut self, plan: &Plan<'c>) -> Output<'c, A> {
+    pub fn poll_output<'c>(&'c mut self, plan: &Plan<'c>) -> Output<'c, A> {
         if let State::Start = self.state {
             self.state = match check_headers(plan.call_headers) {
                 Ok(()) => self.provider_from(plan, 0),
@@ -280,7 +293,7 @@ impl<A: From<Error>> Call<A> {
     /// waiting for changes nothing (but [`Input::End`], which ends any
     /// call not over). Returns the retry it decided, if it decided one (a
     /// driver's spans tell of it).
-    pub(crate) fn handle_input(&mut self, plan: &Plan<'_>, input: Input<A>) -> Option<Retrying> {
+    pub fn handle_input(&mut self, plan: &Plan<'_>, input: Input<A>) -> Option<Retrying> {
         let next = match (&self.state, input) {
             (State::Done, _) => return None,
             (_, Input::End(answer)) => {
@@ -369,7 +382,7 @@ impl<A: From<Error>> Call<A> {
     /// The call's outcome, once [`Output::Done`]: the answer it ended
     /// with, or the error the machine found (a header the rules refuse).
     /// Before then, or a second time, an error that says so.
-    pub(crate) fn finish(&mut self) -> A {
+    pub fn finish(&mut self) -> A {
         self.answer.take().unwrap_or_else(|| {
             A::from(Error::validation(
                 "call",
@@ -388,7 +401,7 @@ impl<A: From<Error>> Call<A> {
     /// (names in lower case) arrived with `http_status` after `duration`:
     /// credentials, and any of the call's, cut out. `None` where no hook
     /// is set.
-    pub(crate) fn response_info(
+    pub fn response_info(
         &self,
         http_status: u16,
         headers: &[(String, String)],
@@ -404,7 +417,7 @@ impl<A: From<Error>> Call<A> {
 
     /// The credentials the call's attempts sent so far, to cut out of
     /// anything an error or a hook shows.
-    pub(crate) fn secrets(&self) -> &[String] {
+    pub fn secrets(&self) -> &[String] {
         &self.secrets
     }
 
