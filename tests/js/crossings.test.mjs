@@ -6,7 +6,8 @@
 // adds crossings to the hot path fails here, and one that removes some
 // updates the figure (docs/src/performance.md gives it, with the breakdown).
 // One countUsers, one-shot, against a canned answer from a `fetch` option,
-// after a first call has warmed the instance. No server.
+// after a first call has warmed the instance; and one call of a client with
+// all three hooks, each an async function. No server.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -15,6 +16,9 @@ import { pkg } from "../lib/harness.mjs";
 
 /** Crossings of one warm one-shot countUsers on the glue of pkg/web/. */
 const EXPECTED = 33;
+/** Crossings of one warm call of a UsersClient made once with all three
+ * hooks, each an async function returning nothing. */
+const EXPECTED_HOOKED = 59;
 
 const Instance = WebAssembly.Instance;
 let counting = false;
@@ -43,14 +47,36 @@ WebAssembly.Instance = Instance;
 const BODY = '{"status":200,"result":{"totalUsers":7}}';
 const fetch = () => Promise.resolve(new Response(BODY, { headers: { "content-type": "application/json" } }));
 
-test(`one countUsers crosses between JS and wasm ${EXPECTED} times`, async (t) => {
-  await lib.countUsers("http://127.0.0.1:9", {}, { fetch });
+/** The crossings of `call()` (after one call to warm up), with their breakdown. */
+async function crossingsOf(call) {
+  await call();
+  crossings.clear();
   counting = true;
-  const envelope = await lib.countUsers("http://127.0.0.1:9", {}, { fetch });
+  const envelope = await call();
   counting = false;
   assert.equal(envelope.result.totalUsers, 7);
   const total = [...crossings.values()].reduce((a, b) => a + b, 0);
   const breakdown = [...crossings].sort((a, b) => b[1] - a[1]).map(([name, n]) => `${n} ${name}`);
-  t.diagnostic(`${total} crossings: ${breakdown.join(", ")}`);
-  assert.equal(total, EXPECTED, `crossings of one call (the figure in docs/src/performance.md): ${breakdown.join(", ")}`);
+  return { total, breakdown: breakdown.join(", ") };
+}
+
+test(`one countUsers crosses between JS and wasm ${EXPECTED} times`, async (t) => {
+  const { total, breakdown } = await crossingsOf(() => lib.countUsers("http://127.0.0.1:9", {}, { fetch }));
+  t.diagnostic(`${total} crossings: ${breakdown}`);
+  assert.equal(total, EXPECTED, `crossings of one call (the figure in docs/src/performance.md): ${breakdown}`);
+});
+
+test(`one call of a client with three async hooks crosses ${EXPECTED_HOOKED} times`, async (t) => {
+  let seen = 0;
+  const hook = async () => void seen++;
+  const client = new lib.UsersClient({
+    baseUrl: "http://127.0.0.1:9",
+    fetch,
+    hooks: { beforeRequest: hook, afterResponse: hook, beforeRetry: hook },
+  });
+  const { total, breakdown } = await crossingsOf(() => client.countUsers());
+  // beforeRequest and afterResponse ran for each call (no retry: no beforeRetry).
+  assert.equal(seen, 4);
+  t.diagnostic(`${total} crossings: ${breakdown}`);
+  assert.equal(total, EXPECTED_HOOKED, `crossings of one hooked call (docs/src/performance.md): ${breakdown}`);
 });
