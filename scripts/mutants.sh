@@ -3,7 +3,7 @@
 # compiles, in three groups, each run whatever the others found: `rest`
 # (the model, errors, options, the host layer and the plain and native
 # transports, against the unit tests and every native integration test),
-# `loop` (the call loop, its request builders and its tracing spans,
+# `loop` (the call machine, its driver, the request builders and the tracing spans,
 # against the unit tests and the native client's tests) and `rules` (src/rules/, against the unit tests). Then
 # scripts/mutants_table.py writes mutants.md's score table from the
 # groups' outcomes.json. Fails when a run itself fails, or when a mutant
@@ -47,7 +47,7 @@ for group in "${groups[@]}"; do
       --cargo-arg=--test=native_client --cargo-arg=--test=native --cargo-arg=--test=native_limits \
       --cargo-arg=--test=native_tls --output target/mutants-report/rest ;;
     rules) mutants --timeout 60 --file 'src/rules/**' --output target/mutants-report/rules ;;
-    loop) mutants --timeout 120 --file src/api/client.rs --file src/api/request.rs --file 'src/api/hooks/**' \
+    loop) mutants --timeout 120 --file 'src/call/**' --file src/api/client.rs --file src/api/request.rs --file 'src/api/hooks/**' \
       --file src/api/trace.rs \
       --cargo-arg=--test=native_client --cargo-arg=--test=native --cargo-arg=--test=native_hooks \
       --output target/mutants-report/loop ;;

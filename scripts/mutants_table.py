@@ -31,7 +31,7 @@ BOOK = ROOT / "mutants.md"
 REPORTS = ROOT / "target" / "mutants-report"
 GROUPS = {
     "rest": "model, errors, options, host, plain and native transports",
-    "loop": "the call loop",
+    "loop": "the call machine and its driver",
     "rules": "`src/rules/`",
     "fetch": "the fetch transport, by the wasm suite in Node",
     "js": "the JS layer, by the wasm suite in Node",

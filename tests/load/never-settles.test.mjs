@@ -1,7 +1,8 @@
 // Load: promises that never settle cost nothing once the attempt's
 // timeout or the caller's signal wins. Each scenario runs 10,000 calls with
 // 1,000 in flight whose `fetch`, body `text()` or header provider never
-// settles (and ignores the request's signal), through the built package; every
+// settles (and ignores the request's signal), or whose hook never settles
+// (beforeRequest, afterResponse, beforeRetry), through the built package; every
 // call must end with the contract's kind, and after a first batch has sized
 // the module's memory, a second batch of 10,000 must grow neither the wasm
 // linear memory nor the table of JS values the Rust side holds. No server:
@@ -21,6 +22,10 @@ const never = () => new Promise(() => {});
 const hangingFetch = () => never();
 /** A `fetch` whose answer arrives, but whose body never does. */
 const stallingFetch = async () => ({ status: 200, headers: new Headers(), text: never });
+/** A `fetch` that answers at once with `status` and an envelope. */
+function answering(status) {
+  return async () => new Response(`{"status":${status},"result":{"totalUsers":7}}`, { status });
+}
 /** A signal that aborts 1 ms from now. */
 function abortSoon() {
   const controller = new AbortController();
@@ -51,6 +56,24 @@ const scenarios = [
     name: "the header provider never settles, the signal wins",
     kind: "aborted",
     client: { fetch: hangingFetch, headers: never, retries: 0 },
+    call: () => ({ signal: abortSoon() }),
+  },
+  {
+    name: "beforeRequest never settles, the signal wins",
+    kind: "aborted",
+    client: { fetch: hangingFetch, hooks: { beforeRequest: never }, retries: 0 },
+    call: () => ({ signal: abortSoon() }),
+  },
+  {
+    name: "afterResponse never settles, the signal wins",
+    kind: "aborted",
+    client: { fetch: answering(200), hooks: { afterResponse: never }, retries: 0 },
+    call: () => ({ signal: abortSoon() }),
+  },
+  {
+    name: "beforeRetry never settles, the signal wins",
+    kind: "aborted",
+    client: { fetch: answering(503), hooks: { beforeRetry: never }, retries: 1 },
     call: () => ({ signal: abortSoon() }),
   },
 ];
