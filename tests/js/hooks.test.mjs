@@ -9,7 +9,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { apiUrl, pkg } from "../lib/harness.mjs";
+import { apiUrl, pkg, truth } from "../lib/harness.mjs";
 
 const { UsersClient } = await import(pathToFileURL(join(pkg, "node.mjs")).href);
 const api = apiUrl();
@@ -116,4 +116,30 @@ test("retries per call: 0 makes 1 request against 503s, 4 makes 5", async () => 
     await assert.rejects(client.countUsers({}, { retries }), { name: "UsersApiError", kind: "http", httpStatus: 503 });
     assert.equal(await attempts(base), requests);
   }
+});
+
+// A stall here would hang the run: the test's timeout turns one into a
+// failure (no figure of time decides a pass).
+test("a hook that calls the same client, and free() of the client from a hook while its call runs: neither traps nor deadlocks", { timeout: 60_000 }, async () => {
+  const expected = await truth({});
+  const inner = [];
+  let calls = 0;
+  const client = new UsersClient({
+    baseUrl: api,
+    hooks: {
+      // The outer call's hooks each make a call of the same client (whose
+      // own hooks then run too, without calling again).
+      beforeRequest: async () => { if (calls++ == 0) inner.push(await client.countUsers()); },
+      afterResponse: async () => { if (calls++ == 3) inner.push(await client.listUsers({ pageSize: 1 })); },
+    },
+  });
+  const outer = await client.countUsers();
+  assert.equal(outer.result.totalUsers, expected);
+  assert.deepEqual(inner.map((envelope) => envelope.result.totalUsers), [expected, expected]);
+
+  let freed = 0;
+  const freeing = new UsersClient({ baseUrl: api, hooks: { afterResponse: () => { freeing.free(); freed++; } } });
+  assert.equal((await freeing.countUsers()).result.totalUsers, expected, "the call under way settles");
+  assert.equal(freed, 1);
+  await assert.rejects(freeing.countUsers(), { name: "UsersApiError", kind: "validation", message: /this UsersClient was freed/ });
 });
