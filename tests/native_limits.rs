@@ -370,6 +370,43 @@ async fn on_the_same_paused_clock_the_default_timeout_ends_the_call_at_10_s() {
     assert_eq!(started.elapsed(), Duration::from_secs(10));
 }
 
+/// A listener on loopback that never accepts, its queue of connections
+/// made but not accepted full: the kernel drops each new connection's
+/// handshake, so a connection to it waits until a timer ends it. The
+/// connections that filled the queue are held, with the listener, for as
+/// long as the caller keeps them.
+fn never_accepting() -> (String, tokio::net::TcpListener, Vec<std::net::TcpStream>) {
+    let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+    socket.bind(([127, 0, 0, 1], 0).into()).expect("bind");
+    let listener = socket.listen(1).expect("listen");
+    let address = listener.local_addr().expect("address");
+    let mut held = Vec::new();
+    while let Ok(tcp) = std::net::TcpStream::connect_timeout(&address, Duration::from_millis(300)) {
+        held.push(tcp);
+        assert!(held.len() < 64, "the listener's queue never filled");
+    }
+    (format!("http://{address}"), listener, held)
+}
+
+/// The HTTP client a client builds for itself gives up connecting after
+/// 10 s (on tokio's paused clock, without waiting for it), before the
+/// call's own timeout of 60 s: the error is the connection's.
+#[tokio::test(start_paused = true)]
+async fn a_connection_that_never_completes_ends_at_the_connect_timeout_of_10_s() {
+    let (url, _listener, _held) = never_accepting();
+    let client = UsersClient::new(
+        ClientOptions::new(&url)
+            .retries(0)
+            .timeout(Duration::from_secs(60)),
+    )
+    .expect("client");
+    let started = tokio::time::Instant::now();
+    let error = count(&client).await.unwrap_err();
+    assert_eq!(started.elapsed(), Duration::from_secs(10), "{error}");
+    assert_eq!(error.kind(), ErrorKind::Network, "{error}");
+    assert!(error.is_connect(), "{error}");
+}
+
 /// Backoff grows attempt by attempt, with jitter: on tokio's paused clock,
 /// ten calls to a refused port with `retries(2)` each tell `beforeRetry`
 /// their two pauses; retry n waits from half to all of 300 · 2^(n−1) ms
