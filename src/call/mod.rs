@@ -75,9 +75,10 @@ pub struct HookSet {
 }
 
 impl HookSet {
-    /// Whether any hook is set: what they see is made only then.
-    fn any(self) -> bool {
-        self.before_request || self.after_response || self.before_retry
+    /// Whether a hook sees the attempt (`beforeRequest`, `afterResponse`):
+    /// what it sees is made only then.
+    fn see_attempts(self) -> bool {
+        self.before_request || self.after_response
     }
 }
 
@@ -441,7 +442,7 @@ impl<A: From<Error>> Call<A> {
             let call = merge_headers(plan.call_headers, &call);
             Resolved::new(plan.client_headers, &client, &call, plan.params_in)
         });
-        self.info = plan.hooks.any().then(|| AttemptInfo {
+        self.info = plan.hooks.see_attempts().then(|| AttemptInfo {
             operation: plan.operation,
             url: plan.url.to_string(),
             attempt: self.retries_done + 1,

@@ -173,6 +173,8 @@ fn a_good_answer_is_one_attempt_with_the_prepared_headers() {
     );
     // The same until the input it waits for comes.
     assert!(sends(&step(&mut call, &plan)));
+    // No hook: nothing is made for one to see.
+    assert!(call.response_info(200, &[], Duration::ZERO).is_none());
     call.handle_input(&plan, good("body", ResponseAction::Keep));
     assert_eq!(step(&mut call, &plan), Step::Done);
     assert_eq!(call.finish().ok(), Some("body"));
@@ -288,6 +290,66 @@ fn with_no_retries_a_retryable_failure_is_final() {
     call.handle_input(&plan, failed(&busy(), None));
     call.handle_input(&plan, DRAWN);
     assert_eq!(step(&mut call, &plan), Step::Done);
+}
+
+/// Each hook alone: the attempt is shown only to `beforeRequest` and
+/// `afterResponse`, and only `afterResponse` waits for the response's
+/// headers.
+#[test]
+fn each_hook_alone_sees_what_it_is_for() {
+    for (hooks, asks_first, tells, shown) in [
+        (
+            HookSet {
+                before_request: true,
+                ..HookSet::default()
+            },
+            true,
+            false,
+            true,
+        ),
+        (
+            HookSet {
+                after_response: true,
+                ..HookSet::default()
+            },
+            false,
+            true,
+            true,
+        ),
+        (
+            HookSet {
+                before_retry: true,
+                ..HookSet::default()
+            },
+            false,
+            false,
+            false,
+        ),
+    ] {
+        let mut setup = Setup::new();
+        setup.hooks = hooks;
+        let plan = setup.plan();
+        let mut call = Call::new();
+        let first = step(&mut call, &plan);
+        assert_eq!(
+            matches!(first, Step::BeforeRequest { .. }),
+            asks_first,
+            "{hooks:?}"
+        );
+        if asks_first {
+            call.handle_input(&plan, Input::BeforeRequest(Vec::new()));
+        }
+        match step(&mut call, &plan) {
+            Step::Send { tell_arrival, .. } => assert_eq!(tell_arrival, tells, "{hooks:?}"),
+            other => panic!("{other:?}"),
+        }
+        let info = call.response_info(200, &[], Duration::ZERO);
+        assert_eq!(info.is_some(), shown, "{hooks:?}");
+        call.handle_input(&plan, failed(&busy(), None));
+        call.handle_input(&plan, DRAWN);
+        let retry_hook = matches!(step(&mut call, &plan), Step::BeforeRetry { .. });
+        assert_eq!(retry_hook, hooks.before_retry, "{hooks:?}");
+    }
 }
 
 #[test]
@@ -429,6 +491,7 @@ fn ended_after(inputs: usize) -> (Step, Answer) {
     call.handle_input(&plan, Input::End(Err(aborted)));
     assert_eq!(step(&mut call, &plan), Step::Done);
     // Nothing after the end changes it.
+    call.handle_input(&plan, Input::End(Ok("after the end")));
     call.handle_input(&plan, Input::Paused);
     call.handle_input(&plan, good("late", ResponseAction::Keep));
     (before, call.finish())
