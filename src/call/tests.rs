@@ -560,6 +560,47 @@ fn assert_refused(finished: Answer) {
     assert!(message.contains("\"x-tenant\""), "{message}");
 }
 
+/// A client whose headers are prepared sends them as they are only where
+/// the call adds none: a call's own headers, or its provider's, make the
+/// attempt's headers anew.
+#[test]
+fn a_call_s_headers_or_its_provider_s_go_over_the_prepared_ones() {
+    let sent = |setup: &Setup, provided: Option<Pairs>| {
+        let plan = setup.plan();
+        let mut call = Call::new();
+        if let Some(given) = provided {
+            assert_eq!(step(&mut call, &plan), Step::Provide(1));
+            call.handle_input(&plan, Input::Provided(given));
+        }
+        match step(&mut call, &plan) {
+            Step::Send {
+                headers, prepared, ..
+            } => (headers, prepared),
+            other => panic!("{other:?}"),
+        }
+    };
+    let mut own = Setup::new();
+    own.call_headers = pairs(&[("x-call", "1")]);
+    let (headers, prepared) = sent(&own, None);
+    assert!(
+        headers.contains(&("x-call".into(), "1".into())),
+        "{headers:?}"
+    );
+    assert!(
+        headers.contains(&("x-client".into(), "c".into())),
+        "{headers:?}"
+    );
+    assert!(!prepared);
+    let mut provider = Setup::new();
+    provider.providers[1] = true;
+    let (headers, prepared) = sent(&provider, Some(pairs(&[("x-given", "2")])));
+    assert!(
+        headers.contains(&("x-given".into(), "2".into())),
+        "{headers:?}"
+    );
+    assert!(!prepared);
+}
+
 #[test]
 fn a_header_the_rules_refuse_ends_the_call_before_anything_is_sent() {
     let bad = pairs(&[("x-tenant", "line\nbreak")]);
