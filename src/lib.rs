@@ -20,14 +20,15 @@
 // src/
 // ├── lib.rs       the public API: re-exports only
 // ├── binding.rs   the JS layer's, the component's and the fuzz targets' door (re-exported as the hidden `__private`); nothing in the crate uses it
-// ├── api/         UsersClient, its request builders (request.rs), ClientOptions, CallOptions, Hooks (hooks/): may use transport, host, rules and the root files
-// ├── transport/   how attempts reach the server: may use host, rules and the root files
+// ├── api/         UsersClient and the driver of its calls, its request builders (request.rs), ClientOptions, CallOptions, Hooks (hooks/): may use transport, call, host, rules and the root files
+// ├── transport/   how attempts reach the server: may use host, call (the Outcome its settle gives), rules and the root files
 // │   ├── mod.rs   the transports, and Target, this build's
-// │   ├── seam.rs  the Transport trait the call loop is written against
+// │   ├── seam.rs  the Transport trait the driver is written against
 // │   ├── fetch/   through the JS host's fetch (JS types: here, in host/'s JS rejection and signal, and api's JS-facing options)
 // │   ├── wasi/    through wasi:http and wasi:clocks, on wasm32-wasip2 only (the component in component/)
 // │   ├── native/  through reqwest (rustls) on tokio, on every target that is not wasm32
 // │   └── plain/   the request and answer of wasi/ and native/ (serde_json, url)
+// ├── call/        the call machine: a call as a synchronous state machine that decides and never waits; may use rules and the root files
 // ├── host/        what transport and api both use: Send bounds, header provider, rejection, signal
 // ├── rules/       pure, JS-free, native-tested: may use only the root files below
 // ├── model.rs     the serde data types
@@ -36,10 +37,10 @@
 // └── platform.rs  the host's number writer (JavaScript's, in a JS host)
 // ```
 //
-// Each transport asks the same rules what to send, how to judge the answer
-// and whether to retry; `UsersClient`'s one call loop is written once
-// against the transport seam, and one `cfg`-selected alias names the
-// target's transport.
+// Each transport asks the same rules what to send and how to judge the
+// answer; the call machine decides every step of a call, and
+// `UsersClient`'s one driver of it is written once against the transport
+// seam, and one `cfg`-selected alias names the target's transport.
 //
 // Nothing here may panic: a trap kills the wasm instance for every later
 // call, so `unwrap`, `expect`, `panic!` and indexing are denied outside

@@ -8,7 +8,9 @@ use user_management_client::__private::value::Value;
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data).into_owned();
     let value = Value::Str(text.clone());
-    let Ok(url) = base_url_text(&value) else { return };
+    let Ok(url) = base_url_text(&value) else {
+        return;
+    };
     match check_base_url(url, Naming::Rust) {
         Ok(()) => {
             let joined = join(url, "/api/users/count");

@@ -111,23 +111,47 @@ fuzz_target!(|data: &[u8]| {
     };
     let mut call = Call::new();
     let mut told = Vec::new();
+    let mut attempts = 0;
     for pair in events.chunks(2) {
         let (kind, byte) = (pair[0], pair.get(1).copied().unwrap_or(0));
-        match call.poll_output(&plan) {
-            Output::Send(attempt) => assert!(attempt.resend_count <= retries),
-            Output::BeforeRequest(info) => {
-                assert!(info.headers.iter().all(|(_, value)| !value.contains("tok+en")));
+        let sending = match call.poll_output(&plan) {
+            Output::Send(attempt) => {
+                assert!(attempt.resend_count <= retries);
+                true
             }
-            _ => {}
-        }
+            Output::BeforeRequest(info) => {
+                assert!(info
+                    .headers
+                    .iter()
+                    .all(|(_, value)| !value.contains("tok+en")));
+                false
+            }
+            _ => false,
+        };
         let echoed = [("x-echo".to_string(), TOKEN.to_string())];
         if let Some(info) = call.response_info(200, &echoed, Default::default()) {
             let sent = call.secrets().iter().any(|secret| secret == TOKEN);
-            let shown = info.response_headers.iter().any(|(_, v)| v.contains("tok+en"));
+            let shown = info
+                .response_headers
+                .iter()
+                .any(|(_, v)| v.contains("tok+en"));
             assert!(!(sent && shown), "{:?}", info.response_headers);
         }
         let input = event(kind, byte);
-        if let Input::Settled { answer: Answer(Ok(byte)), .. } | Input::End(Answer(Ok(byte))) = &input {
+        // An attempt's outcome the machine takes: one attempt made.
+        if sending && matches!(input, Input::Settled { .. }) {
+            attempts += 1;
+            assert!(
+                attempts <= retries + 1,
+                "{attempts} attempts for {retries} retries"
+            );
+        }
+        if let Input::Settled {
+            answer: Answer(Ok(byte)),
+            ..
+        }
+        | Input::End(Answer(Ok(byte))) = &input
+        {
             told.push(*byte);
         }
         call.handle_input(&plan, input);

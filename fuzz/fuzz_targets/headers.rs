@@ -11,7 +11,9 @@ fuzz_target!(|data: &[u8]| {
     let (name, value) = text.split_once(':').unwrap_or((&text, ""));
     let _ = check_header_name(name);
     match check_header_value(name, value) {
-        Ok(()) => assert!(value.bytes().all(|b| b == b'\t' || (0x20..0x7F).contains(&b))),
+        Ok(()) => assert!(value
+            .bytes()
+            .all(|b| b == b'\t' || (0x20..0x7F).contains(&b))),
         // The message is made of the (cut) name alone: never the value.
         Err(err) => {
             let expected = format!(

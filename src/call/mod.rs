@@ -214,8 +214,9 @@ enum State {
 /// One call: the state it is in, and what its attempts have gathered.
 pub struct Call<A> {
     state: State,
-    /// The last attempt's answer, from its outcome until the next attempt
-    /// (or `beforeRetry`) takes it.
+    /// The call's answer so far: the last attempt's (until `beforeRetry`
+    /// takes it or the pause ends), or what ended the call (an `End`, an
+    /// error of the machine's own).
     answer: Option<A>,
     /// How many retries have been decided.
     retries_done: u32,

@@ -470,7 +470,7 @@ fn a_timed_out_attempt_is_retried_and_the_last_timeout_stands() {
 }
 
 /// Drives a call with every hook and a client provider to the state
-/// `stop` names (the number of inputs given before it), then ends it.
+/// `inputs` inputs lead to, then ends it.
 fn ended_after(inputs: usize) -> (Step, Answer) {
     let setup = Setup::new().hooks().client_provider();
     let plan = setup.plan();
@@ -506,7 +506,7 @@ fn an_abort_in_every_state_ends_the_call_with_the_abort() {
         assert_eq!(kind, Some(ErrorKind::Aborted), "after {before:?}");
         states.push(std::mem::discriminant(&before));
     }
-    // Each of the six waits was met: providing, beforeRequest, sending,
+    // Each of the six states was met: providing, beforeRequest, sending,
     // the draw, beforeRetry, the pause.
     states.dedup();
     assert_eq!(states.len(), 6);
@@ -869,6 +869,7 @@ mod properties {
             let setup = setup(hooks, provider, retries);
             let plan = setup.plan();
             let mut call = Call::new();
+            let mut attempts = 0;
             for turn in turns {
                 let now = step(&mut call, &plan);
                 let shown = match &now {
@@ -890,7 +891,13 @@ mod properties {
                         prop_assert!(!value.contains("tok+en"));
                     }
                 }
-                call.handle_input(&plan, turn.input(&now));
+                let input = turn.input(&now);
+                // An attempt's outcome the machine takes: one attempt made.
+                if matches!((&now, &input), (Step::Send { .. }, Input::Settled { .. })) {
+                    attempts += 1;
+                    prop_assert!(attempts <= retries + 1, "{attempts} attempts for {retries} retries");
+                }
+                call.handle_input(&plan, input);
             }
             let _ = call.finish();
         }

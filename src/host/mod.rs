@@ -49,10 +49,10 @@ pub trait MaybeSend {}
 #[cfg(target_arch = "wasm32")]
 impl<T: ?Sized> MaybeSend for T {}
 
-/// A boxed future of the call loop's (a page's call in a walk): natively
+/// A boxed future of the call driver's (a page's call in a walk): natively
 /// `Send`.
 #[cfg(not(target_arch = "wasm32"))]
 pub type Boxed<T> = std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send>>;
-/// A boxed future of the call loop's (a page's call in a walk).
+/// A boxed future of the call driver's (a page's call in a walk).
 #[cfg(target_arch = "wasm32")]
 pub type Boxed<T> = std::pin::Pin<Box<dyn std::future::Future<Output = T>>>;

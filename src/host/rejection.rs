@@ -4,7 +4,7 @@
 use crate::error::Error;
 use crate::rules::secrets::redacted;
 
-/// An [`Error`] as the call loop carries it.
+/// An [`Error`] as the call's driver carries it.
 #[derive(Clone, Debug)]
 pub struct Rejection {
     /// The error.

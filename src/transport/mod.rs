@@ -2,7 +2,7 @@
 //! resolved and hands back what came back; it decides nothing the rules
 //! decide (which headers, whether an answer is good, whether to try again).
 //!
-//! [`Transport`] is the seam: the few things the call loop in
+//! [`Transport`] is the seam: the few things the call's driver in
 //! `api/client.rs` needs, with one implementation per target, each in its
 //! own folder. [`Target`] names the one this build uses; the loop is written
 //! once against it.

@@ -1,4 +1,4 @@
-//! The seam: what the call loop in `api/client.rs` needs of a transport
+//! The seam: what the call's driver in `api/client.rs` needs of a transport
 //! ([`Transport`]), and what an attempt tells it ([`Failed`], [`Retry`],
 //! [`Arrived`]). Each transport implements it in its own folder; the
 //! folder's parent, `transport/mod.rs`, names the one this build uses.
@@ -86,7 +86,7 @@ impl From<Error> for Failed {
     }
 }
 
-/// What the call loop needs of a target: the request built once per call,
+/// What the call's driver needs of a target: the request built once per call,
 /// one attempt with its timeout, a pause, the time on a monotonic clock
 /// (and the date, for a `Retry-After` date) and a random number,
 /// and the checks a target makes before and while a call waits (a JS

@@ -155,7 +155,7 @@ impl Hooks {
         self
     }
 
-    /// Whether any hook is set (the client builds hook info only then).
+    /// Whether any hook is set.
     pub fn any(&self) -> bool {
         self.before_request.is_some()
             || self.after_response.is_some()

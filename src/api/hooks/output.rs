@@ -1,7 +1,7 @@
 //! What a hook may return: what it decides, or a future resolving to it.
 //! [`HookOutput`] says which return types a hook's closure may have; the
 //! setters on [`Hooks`](crate::Hooks) turn them into a [`HookReturn`], the
-//! one form the call loop waits on.
+//! one form the call's driver waits on.
 
 use std::future::Future;
 use std::pin::Pin;

@@ -10,7 +10,7 @@
 //! - [`exchange`]: one attempt through `fetch`.
 //! - [`answer`]: the answer read for the envelope rules.
 //!
-//! [`Fetch`] puts them together as the call loop's [`Transport`]. It is
+//! [`Fetch`] puts them together as the call driver's [`Transport`]. It is
 //! compiled on wasm32 only.
 
 pub mod answer;

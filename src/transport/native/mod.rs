@@ -45,7 +45,7 @@ const NEEDS_TOKIO: &str = "natively this client calls the API through reqwest on
 /// `enable_time` on the runtime builder to enable timers.").
 const TOKIO_WITHOUT_A_DRIVER: &str = "A Tokio 1.x context was found, but";
 
-/// The transport through reqwest on tokio (the call loop's `Transport`
+/// The transport through reqwest on tokio (the call driver's `Transport`
 /// as an [`Http`]).
 pub struct Native;
 

@@ -21,7 +21,7 @@ use crate::transport::plain::answer::{self, Answer, Good};
 use crate::transport::plain::request::{self, Headers, Params, Request};
 use crate::transport::seam::{Arrived, Failed, Retry, Settled, Transport};
 
-/// What a transport outside a JS host supplies to the call loop.
+/// What a transport outside a JS host supplies to the call's driver.
 pub(crate) trait Http {
     /// A point on the target's monotonic clock.
     type Instant: Copy;

@@ -18,7 +18,7 @@
 //! `#[wstd::http_server]`), as the component's exports do: outside it
 //! wstd has no reactor and panics.
 //!
-//! [`Wasi`] puts them together as an [`Http`], the call loop's
+//! [`Wasi`] puts them together as an [`Http`], the call driver's
 //! `Transport`.
 //!
 //! Resources are dropped children first (a pollable before the stream or
