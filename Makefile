@@ -124,6 +124,9 @@ lint:
 	@tree=$$(cargo tree --locked -p user-management-client --no-default-features -e normal) || exit 1; \
 	  if grep -E ' (rustls|ring|aws-lc-rs|aws-lc-sys) v' <<<"$$tree"; then \
 	  echo "lint: with default features off the library compiles a TLS of its own (above)" >&2; exit 1; fi
+	@tree=$$(cargo tree --locked -p user-management-client-js --target wasm32-unknown-unknown -e normal) || exit 1; \
+	  if grep -E ' wasm-bindgen-futures v' <<<"$$tree"; then \
+	  echo "lint: the npm package's .wasm depends on an executor (above): its calls are driven from JS" >&2; exit 1; fi
 	cargo clippy --locked -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown --lib -- -D warnings
 	cargo clippy --locked -p user-management-client -p user-management-client-js --target wasm32-unknown-unknown --all-targets -- -D warnings
 	RUSTDOCFLAGS="-D warnings" cargo doc --locked -q --no-deps -p user-management-client -p user-management-client-js

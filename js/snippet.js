@@ -93,3 +93,122 @@ function record(lines) {
   for (let i = 0; i < list.length; i += 2) record[list[i]] = list[i + 1];
   return record;
 }
+
+// The driver of one call (drive.rs): what must wait, and nothing else. The
+// call (the Rust JsCall, over the library's call machine) decides every
+// step and starts each wait through the methods below; what a wait comes
+// to goes back through call.step(driver, outcome, value), numbered as
+// bridge.js numbers an attempt's outcomes (0 rejected, 1 fulfilled, 3 the
+// caller's signal aborted, ...) and THREW for a function that threw. A
+// step is never entered during another of the same call: what comes then
+// (an abort dispatched while a step calls the caller's code) is told a
+// microtask later.
+const REJECTED = 0;
+const FULFILLED = 1;
+const ABORTED = 3;
+const THREW = 8;
+
+// drive(call, signal): the promise of `call`, driven from its first step;
+// `signal` is the caller's.
+export function drive(call, signal) {
+  const driver = new Driver(call, signal);
+  driver.next(FULFILLED);
+  return driver.promise;
+}
+
+const later = (then) => void Promise.resolve().then(then);
+
+class Driver {
+  constructor(call, signal) {
+    this.call = call;
+    this.signal = signal;
+    this.promise = new Promise((resolve, reject) => ((this.resolve = resolve), (this.reject = reject)));
+    // What an attempt of bridge.js tells: settle(slot, outcome, value), a
+    // microtask later (an abort queued behind the body's arrival still
+    // comes before the call settles).
+    this.tell = (slot, outcome, value) => later(() => this.next(outcome, value));
+    this.kept = this.stepping = this.over = undefined;
+  }
+
+  next(outcome, value) {
+    const call = this.call;
+    if (!call) return;
+    if (this.stepping) return later(() => this.next(outcome, value));
+    this.stepping = true;
+    try {
+      call.step(this, outcome, value, this.tell);
+    } finally {
+      this.stepping = false;
+    }
+    if (this.over) {
+      this.call = undefined;
+      call.free();
+    }
+  }
+
+  // The call is over: its promise settles with `value`.
+  done(failed, value) {
+    this.over = true;
+    (failed ? this.reject : this.resolve)(value);
+  }
+
+  // run(fn, arg): calls fn(arg), then steps the call with what came of it.
+  run(fn, arg) {
+    this.keep(fn, arg);
+    this.waitKept();
+  }
+
+  // keep(fn, arg): calls fn(arg) now; waitKept() steps the call with what
+  // came of it: THREW and what it threw, what it returned, or what its
+  // promise (a thenable, then read once) settles with, as soon as the
+  // caller's signal allows.
+  keep(fn, arg) {
+    try {
+      this.kept = [FULFILLED, fn(arg)];
+    } catch (error) {
+      this.kept = [THREW, error];
+    }
+  }
+
+  waitKept() {
+    const [outcome, value] = this.kept;
+    this.kept = undefined;
+    let then;
+    try {
+      then = outcome == FULFILLED ? value?.then : undefined;
+    } catch {}
+    if (typeof then == "function") this.wait(value);
+    else later(() => this.next(outcome, value));
+  }
+
+  // pause(ms): steps the call after `ms`, or as soon as the caller's
+  // signal aborts.
+  pause(ms) {
+    this.wait(undefined, ms);
+  }
+
+  // wait(work, ms): steps the call with what `work` settles with (with
+  // `ms`: FULFILLED after `ms`), or ABORTED as soon as the caller's signal
+  // aborts (a signal whose getter or listener throws counts as not
+  // aborted: it was checked when the options were read).
+  wait(work, ms) {
+    const signal = this.signal;
+    let over = false;
+    let timer, onAbort;
+    const end = (outcome, value) => {
+      if (over) return;
+      over = true;
+      clearTimeout(timer);
+      try {
+        if (onAbort) signal.removeEventListener("abort", onAbort);
+      } catch {}
+      this.next(outcome, value);
+    };
+    try {
+      if (signal?.aborted) return later(() => end(ABORTED));
+      if (signal) signal.addEventListener("abort", (onAbort = () => end(ABORTED)));
+    } catch {}
+    if (ms !== undefined) timer = setTimeout(() => end(FULFILLED), ms);
+    else Promise.resolve(work).then((value) => end(FULFILLED, value), (error) => end(REJECTED, error));
+  }
+}

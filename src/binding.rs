@@ -11,6 +11,10 @@ use std::future::Future;
 #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 use wasm_bindgen::JsValue;
 
+#[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
+pub use crate::api::client::Prepared;
+#[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
+pub use crate::api::js_steps::{aborted, drawn, is_aborted, now, since, Judged};
 pub use crate::call::{Attempt, Call, HookSet, Input, Outcome, Output, Plan, Provider, Retrying};
 #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 pub use crate::host::{failure_detail, Rejection};
@@ -20,7 +24,11 @@ pub use crate::rules::{
 #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 pub use crate::transport::fetch::answer::parse_json;
 #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
+pub use crate::transport::fetch::bridge::{entries, AttemptHandle};
+#[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 pub use crate::transport::fetch::is_timeout_error;
+#[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
+pub use crate::transport::fetch::js_value::{BOOLEAN, INSTANCE, NUMBER, STRING};
 #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 pub use crate::transport::fetch::request::params_object;
 #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
@@ -41,6 +49,25 @@ pub async fn call(
     options: &crate::CallOptions,
 ) -> Result<JsValue, Rejection> {
     client.call(operation, params, options).await
+}
+
+/// A call of `client` with `params` (the object of checked params to
+/// send) made ready for a JS host's driver, which steps the call machine
+/// over it.
+#[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
+pub fn prepare(
+    client: UsersClient,
+    operation: crate::Operation,
+    params: &js_sys::Object,
+    options: &crate::CallOptions,
+) -> Result<Prepared, Rejection> {
+    crate::api::client::prepare(client, operation, params, options)
+}
+
+/// The same rejection with `secrets` cut out of its error and its cause.
+#[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
+pub fn redact(rejection: Rejection, secrets: &[String]) -> Rejection {
+    rejection.redact(secrets)
 }
 
 /// An operation's name, as a JS hook's info gives it.

@@ -27,14 +27,21 @@
     )
 )]
 
-use js_sys::{Object, Promise};
-use user_management_client::__private::{self, Rejection};
-use user_management_client::{CallOptions, Operation, UsersClient};
+use std::rc::Rc;
+
+use js_sys::Promise;
+use user_management_client::__private::Rejection;
+use user_management_client::{Operation, UsersClient};
 use wasm_bindgen::prelude::*;
 
+pub mod drive;
+pub mod entries;
 pub mod error;
 pub mod pages;
 pub mod read;
+
+use drive::start;
+use read::Functions;
 
 /// The npm package's allocator: talc instead of the standard library's
 /// dlmalloc, a smaller download for the same calls (docs/src/size.md).
@@ -47,6 +54,8 @@ static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_all
 #[wasm_bindgen(js_name = UsersClient)]
 pub struct JsUsersClient {
     client: UsersClient,
+    /// Its header function and hooks, which the driver calls.
+    functions: Rc<Functions>,
 }
 
 #[wasm_bindgen(js_class = UsersClient)]
@@ -55,9 +64,12 @@ impl JsUsersClient {
     /// `UsersApiError` at once for bad options.
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<JsUsersClient, JsValue> {
-        let options = read::client_options(&options).map_err(error::to_js)?;
+        let (options, functions) = read::client_options(&options).map_err(error::to_js)?;
         let client = UsersClient::new(options).map_err(|error| error::to_js(error.into()))?;
-        Ok(JsUsersClient { client })
+        Ok(JsUsersClient {
+            client,
+            functions: Rc::new(functions),
+        })
     }
 
     /// `countUsers(params?, options?)`: `POST {baseUrl}/api/users/count`.
@@ -94,13 +106,11 @@ impl JsUsersClient {
         options: &JsValue,
         page: Option<(f64, f64)>,
     ) -> Promise {
-        let call = read::call_options(options);
-        start(
-            operation,
-            call.map(|call| (self.client.clone(), call)),
-            params,
-            page,
-        )
+        let call = read::call_options(options).map(|(call, headers)| {
+            let functions = Rc::clone(&self.functions);
+            (self.client.clone(), functions, call, headers)
+        });
+        start(call, operation, params, page)
     }
 }
 
@@ -116,8 +126,8 @@ pub fn is_retryable(error: &JsValue) -> bool {
 #[wasm_bindgen(js_name = countUsers)]
 pub fn count_users(base_url: JsValue, params: JsValue, options: JsValue) -> Promise {
     start(
-        Operation::Count,
         one_shot(&base_url, &options),
+        Operation::Count,
         &params,
         None,
     )
@@ -127,48 +137,22 @@ pub fn count_users(base_url: JsValue, params: JsValue, options: JsValue) -> Prom
 #[wasm_bindgen(js_name = listUsers)]
 pub fn list_users(base_url: JsValue, params: JsValue, options: JsValue) -> Promise {
     start(
-        Operation::List,
         one_shot(&base_url, &options),
+        Operation::List,
         &params,
         None,
     )
 }
 
-fn one_shot(
-    base_url: &JsValue,
-    options: &JsValue,
-) -> Result<(UsersClient, CallOptions), Rejection> {
-    let (client, call) = read::one_shot_options(base_url, options)?;
-    Ok((UsersClient::new(client)?, call))
-}
+/// A one-shot call's client, its functions and the call's options.
+type OneShot = (
+    UsersClient,
+    Rc<Functions>,
+    user_management_client::CallOptions,
+    Option<js_sys::Function>,
+);
 
-/// Reads the params now (so that a caller's later changes to the object do
-/// not count) and runs the call; a page of `listPages` (`page`: where its
-/// walk is) then hands the outcome to the walk. Every export goes through
-/// this one async block, so the `.wasm` holds one future-to-promise
-/// adapter (and one copy of the call's future), not five.
-fn start(
-    operation: Operation,
-    client: Result<(UsersClient, CallOptions), Rejection>,
-    params: &JsValue,
-    page: Option<(f64, f64)>,
-) -> Promise {
-    let ready = client.and_then(|(client, call)| {
-        let object: Object = read::params(operation, __private::params_in(&client), params)?;
-        let walk = match page {
-            Some((page, seen)) => Some(pages::walk_at(&object, page, seen)?),
-            None => None,
-        };
-        Ok((client, call, object, walk))
-    });
-    match ready {
-        Ok((client, call, object, walk)) => wasm_bindgen_futures::future_to_promise(async move {
-            let outcome = __private::call(&client, operation, &object, &call).await;
-            match walk {
-                None => outcome.map_err(error::to_js),
-                Some(walk) => pages::settle(walk, outcome),
-            }
-        }),
-        Err(rejection) => Promise::reject(&error::to_js(rejection)),
-    }
+fn one_shot(base_url: &JsValue, options: &JsValue) -> Result<OneShot, Rejection> {
+    let ((client, functions), call) = read::one_shot_options(base_url, options)?;
+    Ok((UsersClient::new(client)?, Rc::new(functions), call, None))
 }

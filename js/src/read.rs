@@ -6,8 +6,6 @@
 //! signals, which serde cannot carry; the params cross into the model
 //! through serde-wasm-bindgen.
 
-use std::time::Duration;
-
 use js_sys::{Array, Function, JsString, Object, Reflect};
 use serde::Serialize;
 use user_management_client::__private::headers::lines;
@@ -15,16 +13,16 @@ use user_management_client::__private::options::{self, CALL_KEYS, CLIENT_KEYS};
 use user_management_client::__private::params::{check_param, check_params_value, Param};
 use user_management_client::__private::value::{quoted, Value};
 use user_management_client::__private::{
-    duration_ms, header_provider, invalid, operation_name, params_object, retry_cause, settled,
-    validation, Rejection,
+    duration_ms, invalid, operation_name, params_object, retry_cause, validation, Rejection,
 };
 use user_management_client::{
     AttemptHeaders, AttemptInfo, CallOptions, ClientOptions, CountParams, Error, HeaderList,
-    HeaderProvider, HookReturn, Hooks, Operation, ParamsIn, ResponseAction, ResponseInfo,
-    RetryInfo,
+    Operation, ParamsIn, ResponseAction, ResponseInfo, RetryInfo,
 };
 use wasm_bindgen::prelude::*;
 use web_sys::AbortSignal;
+
+use crate::entries::{self, Item};
 
 #[wasm_bindgen(module = "/snippet.js")]
 extern "C" {
@@ -50,54 +48,54 @@ extern "C" {
     ) -> JsValue;
 }
 
-#[wasm_bindgen]
-extern "C" {
-    // `Object.keys`, catching: a proxy's `ownKeys` trap may throw (js-sys
-    // declares it without `catch`).
-    #[wasm_bindgen(js_namespace = Object, js_name = keys, catch)]
-    fn object_keys(value: &JsValue) -> Result<Array, JsValue>;
-}
-
-/// The own enumerable keys of an object and their values, in order; each
-/// getter runs once.
-fn entries(object: &JsValue) -> Result<Vec<(String, JsValue)>, JsValue> {
-    let keys = object_keys(object)?;
-    let mut entries = Vec::with_capacity(keys.length() as usize);
-    for key in keys.iter() {
-        let value = Reflect::get(object, &key)?;
-        entries.push((key.as_string().unwrap_or_default(), value));
-    }
-    Ok(entries)
-}
-
-/// The entries of an options object; `undefined` and `null` have none.
-fn option_entries(options: &JsValue) -> Result<Vec<(String, JsValue)>, Rejection> {
-    match Value::of(options) {
-        Value::Undefined | Value::Null => Ok(Vec::new()),
-        Value::Object => entries(options).map_err(|cause| {
-            let error = validation("options", "the options object could not be read");
-            Rejection::caused(error, cause)
-        }),
-        other => Err(invalid("options", "an object", &other.shown()).into()),
+/// The entries of an options object, keys among `known` read without
+/// crossing; `undefined` and `null` have none.
+fn option_entries(options: &JsValue, known: &[&str]) -> Result<Vec<(String, Item)>, Rejection> {
+    let unreadable = |cause| {
+        let error = validation("options", "the options object could not be read");
+        Rejection::caused(error, cause)
+    };
+    match entries::read(options, known, true).map_err(unreadable)? {
+        (Value::Undefined | Value::Null, _) => Ok(Vec::new()),
+        (Value::Object, entries) => Ok(entries),
+        (other, _) => Err(invalid("options", "an object", &other.shown()).into()),
     }
 }
+
+/// What a client keeps of its JS functions, which its calls' driver
+/// calls: the header function and the hooks.
+#[derive(Default)]
+pub struct Functions {
+    /// The `headers` option, where it is a function.
+    pub headers: Option<Function>,
+    /// `hooks.beforeRequest`.
+    pub before_request: Option<Function>,
+    /// `hooks.afterResponse`.
+    pub after_response: Option<Function>,
+    /// `hooks.beforeRetry`.
+    pub before_retry: Option<Function>,
+}
+
+/// A client's options: the library's, and its JS functions.
+pub type Client = (ClientOptions, Functions);
 
 /// `new UsersClient(options)`: an options object, or the base URL alone.
-pub fn client_options(options: &JsValue) -> Result<ClientOptions, Rejection> {
+pub fn client_options(options: &JsValue) -> Result<Client, Rejection> {
+    let mut functions = Functions::default();
     if options.is_string() {
-        return base_options(options);
+        return Ok((base_options(options)?, functions));
     }
-    let entries = option_entries(options)?;
-    let base_url = entries
-        .iter()
-        .find(|(key, _)| key == "baseUrl")
-        .map_or(JsValue::UNDEFINED, |(_, value)| value.clone());
-    let mut client = base_options(&base_url)?;
-    for (key, value) in &entries {
+    let entries = option_entries(options, &CLIENT_KEYS)?;
+    let base_url = entries.iter().find(|(key, _)| key == "baseUrl");
+    let mut client = match base_url {
+        Some((_, item)) => base_options_of(&item.read)?,
+        None => base_options_of(&Value::Undefined)?,
+    };
+    for (key, item) in &entries {
         options::check_option_key(key, &CLIENT_KEYS)?;
-        set_client_option(&mut client, key, value)?;
+        set_client_option(&mut client, &mut functions, key, item)?;
     }
-    Ok(client)
+    Ok((client, functions))
 }
 
 /// The one-shot functions: a base URL, and one object holding both client
@@ -105,90 +103,92 @@ pub fn client_options(options: &JsValue) -> Result<ClientOptions, Rejection> {
 pub fn one_shot_options(
     base_url: &JsValue,
     options: &JsValue,
-) -> Result<(ClientOptions, CallOptions), Rejection> {
+) -> Result<(Client, CallOptions), Rejection> {
     let mut client = base_options(base_url)?;
+    let mut functions = Functions::default();
     let mut call = CallOptions::default();
-    for (key, value) in option_entries(options)? {
-        if key == "baseUrl" || !CLIENT_KEYS.contains(&key.as_str()) {
-            options::check_option_key(&key, &options::one_shot_keys())?;
-        }
+    let keys = options::one_shot_keys();
+    for (key, item) in option_entries(options, &keys)? {
+        options::check_option_key(&key, &keys)?;
         if key == "signal" {
-            call.signal = signal(&value)?;
+            call.signal = signal(&item)?;
         } else {
-            set_client_option(&mut client, &key, &value)?;
+            set_client_option(&mut client, &mut functions, &key, &item)?;
         }
     }
-    Ok((client, call))
+    Ok(((client, functions), call))
 }
 
-/// A call's options object (`undefined` or `null` for none).
-pub fn call_options(options: &JsValue) -> Result<CallOptions, Rejection> {
+/// A call's options object (`undefined` or `null` for none): the
+/// library's, and the call's header function.
+pub fn call_options(options: &JsValue) -> Result<(CallOptions, Option<Function>), Rejection> {
     let mut call = CallOptions::default();
-    for (key, value) in option_entries(options)? {
+    let mut function = None;
+    for (key, item) in option_entries(options, &CALL_KEYS)? {
         options::check_option_key(&key, &CALL_KEYS)?;
         match key.as_str() {
-            "signal" => call.signal = signal(&value)?,
-            "timeoutMs" => call.timeout = timeout(&value)?,
-            "retries" => call.retries = options::retries(&Value::of(&value))?,
-            _ => match Value::of(&value) {
-                Value::Function => call.header_provider = Some(provider(value.into())),
-                _ => call.headers = headers(&value)?,
+            "signal" => call.signal = signal(&item)?,
+            "timeoutMs" => call.timeout = options::timeout(&item.read)?,
+            "retries" => call.retries = options::retries(&item.read)?,
+            _ => match item.read {
+                Value::Function => function = Some(item.value.unchecked_into()),
+                _ => call.headers = headers(&item)?,
             },
         }
     }
-    Ok(call)
+    Ok((call, function))
 }
 
 /// Options with defaults for everything but the base URL, which must be a
 /// string here (`UsersClient::new` checks the rest of it).
 fn base_options(base_url: &JsValue) -> Result<ClientOptions, Rejection> {
-    let base_url = Value::of(base_url);
-    let options = ClientOptions::new(options::base_url_text(&base_url)?);
+    base_options_of(&Value::of(base_url))
+}
+
+/// [`base_options`] of a base URL read already.
+fn base_options_of(base_url: &Value) -> Result<ClientOptions, Rejection> {
+    let options = ClientOptions::new(options::base_url_text(base_url)?);
     Ok(user_management_client::__private::named(
         options,
         options::Naming::Js,
     ))
 }
 
-/// `timeoutMs` as a `Duration` (`None` when not given).
-fn timeout(value: &JsValue) -> Result<Option<Duration>, Error> {
-    options::timeout(&Value::of(value))
-}
-
 fn set_client_option(
     client: &mut ClientOptions,
+    functions: &mut Functions,
     key: &str,
-    value: &JsValue,
+    item: &Item,
 ) -> Result<(), Rejection> {
-    let read = Value::of(value);
+    let (read, value) = (&item.read, &item.value);
     match key {
         "headers" => match read {
-            Value::Function => client.header_provider = Some(provider(value.clone().into())),
-            _ => client.headers = headers(value)?,
+            Value::Function => functions.headers = Some(value.clone().unchecked_into()),
+            _ => client.headers = headers(item)?,
         },
         // Options not given (`undefined`) keep `ClientOptions::new`'s defaults.
         "paramsIn" => {
-            if let Some(params_in) = options::params_in(&read)? {
+            if let Some(params_in) = options::params_in(read)? {
                 client.params_in = params_in;
             }
         }
         "timeoutMs" => {
-            if let Some(timeout) = timeout(value)? {
+            if let Some(timeout) = options::timeout(read)? {
                 client.timeout = timeout;
             }
         }
         "retries" => {
-            if let Some(retries) = options::retries(&read)? {
+            if let Some(retries) = options::retries(read)? {
                 client.retries = retries;
             }
         }
         "maxBodyBytes" => {
-            if let Some(max_body_bytes) = options::max_body_bytes(&read)? {
+            if let Some(max_body_bytes) = options::max_body_bytes(read)? {
                 client.max_body_bytes = max_body_bytes;
             }
         }
-        "credentials" => client.credentials = options::credentials(&read)?,
-        "hooks" => client.hooks = hooks(value)?,
+        "credentials" => client.credentials = options::credentials(read)?,
+        "hooks" => hooks(functions, item)?,
         "fetch" => {
             client.fetch = match read {
                 Value::Undefined => None,
@@ -203,23 +203,21 @@ fn set_client_option(
 
 /// An `AbortSignal`, duck-typed so that signals from other realms and
 /// polyfills pass.
-fn signal(value: &JsValue) -> Result<Option<AbortSignal>, Error> {
-    if value.is_undefined() {
-        return Ok(None);
+fn signal(item: &Item) -> Result<Option<AbortSignal>, Error> {
+    let value = &item.value;
+    match item.read {
+        Value::Undefined => return Ok(None),
+        Value::Object | Value::Other(_) => {}
+        ref other => return Err(invalid("signal", "an AbortSignal", &other.shown())),
     }
     let member = |key: &str| Reflect::get(value, &key.into()).unwrap_or(JsValue::UNDEFINED);
-    let looks_right = value.is_object()
-        && member("aborted").as_bool().is_some()
+    let looks_right = member("aborted").as_bool().is_some()
         && member("addEventListener").is_function()
         && member("removeEventListener").is_function();
     if looks_right {
         Ok(Some(value.clone().unchecked_into()))
     } else {
-        Err(invalid(
-            "signal",
-            "an AbortSignal",
-            &Value::of(value).shown(),
-        ))
+        Err(invalid("signal", "an AbortSignal", &item.read.shown()))
     }
 }
 
@@ -230,18 +228,22 @@ fn signal(value: &JsValue) -> Result<Option<AbortSignal>, Error> {
 /// a string, the value without lone surrogates (the library checks names
 /// and values, `options::check_headers`, when the client is made and at
 /// each call).
-pub fn headers(value: &JsValue) -> Result<HeaderList, Rejection> {
+pub fn headers(item: &Item) -> Result<HeaderList, Rejection> {
     let unreadable = |cause| {
         let error = validation("headers", "the headers could not be read");
         Rejection::caused(error, cause)
     };
+    let value = &item.value;
+    if item.read == Value::Undefined {
+        return Ok(Vec::new());
+    }
     let pairs = header_pairs(value).map_err(unreadable)?;
-    let given = match (Value::of(value), pairs.dyn_into::<Array>()) {
-        (Value::Undefined, _) => return Ok(Vec::new()),
+    let given = match (&item.read, pairs.dyn_into::<Array>()) {
         (_, Ok(flat)) => {
             let mut given = Vec::with_capacity(flat.length() as usize / 2);
             for at in (0..flat.length()).step_by(2) {
-                given.push((flat.get(at).as_string().unwrap_or_default(), flat.get(at + 1)));
+                let name = flat.get(at).as_string().unwrap_or_default();
+                given.push((name, Item::of(&flat.get(at + 1))));
             }
             given
         }
@@ -249,7 +251,7 @@ pub fn headers(value: &JsValue) -> Result<HeaderList, Rejection> {
             let message = "each entry of the headers must be a [name, value] pair of strings";
             return Err(validation("headers", message).into());
         }
-        (Value::Object, _) => entries(value).map_err(unreadable)?,
+        (Value::Object, _) => entries::read(value, &[], true).map_err(unreadable)?.1,
         (other, _) => {
             return Err(invalid(
                 "headers",
@@ -260,8 +262,8 @@ pub fn headers(value: &JsValue) -> Result<HeaderList, Rejection> {
         }
     };
     let mut list = Vec::with_capacity(given.len());
-    for (name, value) in given {
-        let Value::Str(text) = Value::of(&value) else {
+    for (name, Item { read, value }) in given {
+        let Value::Str(text) = read else {
             let message = format!("the value of header {} must be a string", quoted(&name));
             return Err(validation("headers", message).into());
         };
@@ -274,25 +276,6 @@ pub fn headers(value: &JsValue) -> Result<HeaderList, Rejection> {
     Ok(list)
 }
 
-/// A header function (the client's or a call's) as a [`HeaderProvider`]:
-/// called before every attempt; what it returns (or its promise resolves with) is read
-/// like the `headers` option, in any of its forms.
-fn provider(function: Function) -> HeaderProvider {
-    header_provider(move || {
-        let function = function.clone();
-        async move {
-            let returned = function.call0(&JsValue::UNDEFINED).map_err(|cause| {
-                Rejection::caused(validation("headers", "the headers function threw"), cause)
-            })?;
-            let given = settled(&returned).await.map_err(|cause| {
-                let message = "the headers function's promise rejected";
-                Rejection::caused(validation("headers", message), cause)
-            })?;
-            headers(&given)
-        }
-    })
-}
-
 /// Whether a JS string (read as `text`) has no lone surrogate. Reading
 /// replaces a lone surrogate with U+FFFD, so only a text holding U+FFFD
 /// needs the exact look.
@@ -301,6 +284,9 @@ fn is_well_formed(value: &JsValue, text: &str) -> bool {
     // core's string-slicing panic messages into the `.wasm`.
     !text.chars().any(|c| c == '\u{FFFD}') || value.unchecked_ref::<JsString>().is_valid_utf16()
 }
+
+/// The params' keys the model names, read without crossing.
+const PARAM_KEYS: [&str; 4] = ["active", "query", "page", "pageSize"];
 
 /// The params of a call, checked, as the object to send: `query` and
 /// `active` through the model (serde-wasm-bindgen both ways), and for a
@@ -312,13 +298,13 @@ pub fn params(
 ) -> Result<Object, Rejection> {
     let mut typed = CountParams::default();
     let mut others = Vec::new();
-    if check_params_value(&Value::of_params(params))? {
-        let entries = entries(params).map_err(|cause| {
-            let error = validation("params", "the params object could not be read");
-            Rejection::caused(error, cause)
-        })?;
-        for (key, value) in entries {
-            let read = Value::of(&value);
+    let unreadable = |cause| {
+        let error = validation("params", "the params object could not be read");
+        Rejection::caused(error, cause)
+    };
+    let (read, entries) = entries::read(params, &PARAM_KEYS, false).map_err(unreadable)?;
+    if check_params_value(&read)? {
+        for (key, Item { read, value }) in entries {
             let Some(param) = check_param(operation, params_in, &key, &read)? else {
                 continue;
             };
@@ -351,21 +337,31 @@ pub fn params(
     Ok(all)
 }
 
+/// The hooks' keys.
+const HOOK_KEYS: [&str; 3] = ["beforeRequest", "afterResponse", "beforeRetry"];
+
 /// The `hooks` option: an object whose keys are among `beforeRequest`,
 /// `afterResponse` and `beforeRetry`, each a function (or `undefined`).
-fn hooks(value: &JsValue) -> Result<Hooks, Rejection> {
-    let entries = match Value::of(value) {
-        Value::Undefined => return Ok(Hooks::default()),
-        Value::Object => entries(value).map_err(|cause| {
-            let error = validation("hooks", "the hooks object could not be read");
-            Rejection::caused(error, cause)
-        })?,
+fn hooks(functions: &mut Functions, item: &Item) -> Result<(), Rejection> {
+    let unreadable = |cause| {
+        let error = validation("hooks", "the hooks object could not be read");
+        Rejection::caused(error, cause)
+    };
+    let entries = match &item.read {
+        Value::Undefined => Vec::new(),
+        Value::Object => {
+            entries::read(&item.value, &HOOK_KEYS, true)
+                .map_err(unreadable)?
+                .1
+        }
         other => return Err(invalid("hooks", "an object of functions", &other.shown()).into()),
     };
-    let mut hooks = Hooks::default();
-    for (key, value) in entries {
+    functions.before_request = None;
+    functions.after_response = None;
+    functions.before_retry = None;
+    for (key, Item { read, value }) in entries {
         options::check_hook_key(&key)?;
-        let function: Function = match Value::of(&value) {
+        let function: Function = match read {
             Value::Undefined => continue,
             Value::Function => value.unchecked_into(),
             other => {
@@ -377,25 +373,19 @@ fn hooks(value: &JsValue) -> Result<Hooks, Rejection> {
                 return Err(validation("hooks", message).into());
             }
         };
-        hooks = match key.as_str() {
-            "beforeRequest" => hooks.before_request(move |info| {
-                let js = hook_info_js(info, None);
-                call_hook(&function, &js, attempt_headers, Ok(HeaderList::new()))
-            }),
-            "afterResponse" => hooks.after_response(move |info| {
-                let js = hook_info_js(&info.request, Some(info));
-                call_hook(&function, &js, response_action, ResponseAction::Keep)
-            }),
-            _ => hooks
-                .before_retry(move |info| call_hook(&function, &retry_info(info), |_| Ok(()), ())),
+        let slot = match key.as_str() {
+            "beforeRequest" => &mut functions.before_request,
+            "afterResponse" => &mut functions.after_response,
+            _ => &mut functions.before_retry,
         };
+        *slot = Some(function);
     }
-    Ok(hooks)
+    Ok(())
 }
 
 /// An attempt's info as a hook sees it, and where `response` is given the
 /// response's (`ResponseInfo extends AttemptInfo`), made in one call.
-fn hook_info_js(attempt: &AttemptInfo, response: Option<&ResponseInfo>) -> JsValue {
+pub fn hook_info_js(attempt: &AttemptInfo, response: Option<&ResponseInfo>) -> JsValue {
     let response_lines = response.map(|info| lines(&info.response_headers));
     hook_info(
         operation_name(attempt.operation),
@@ -417,7 +407,7 @@ fn to_js(info: &impl Serialize) -> JsValue {
 
 /// A retry's info as JS sees it: `{ operation, attempt, delayMs, error }`,
 /// `error` the `UsersApiError` the attempt failed with.
-fn retry_info(info: &RetryInfo) -> JsValue {
+pub fn retry_info(info: &RetryInfo) -> JsValue {
     let js = to_js(info);
     let error = Rejection {
         error: info.error.clone(),
@@ -430,17 +420,17 @@ fn retry_info(info: &RetryInfo) -> JsValue {
 
 /// What `beforeRequest` returned: `{ headers }` (read as the `headers`
 /// option is) gives the attempt headers; anything else gives none.
-fn attempt_headers(returned: &JsValue) -> Result<AttemptHeaders, JsValue> {
+pub fn attempt_headers(returned: &JsValue) -> Result<AttemptHeaders, JsValue> {
     if !returned.is_object() {
         return Ok(Ok(HeaderList::new()));
     }
     let given = Reflect::get(returned, &"headers".into())?;
-    Ok(headers(&given).map_err(|rejection| rejection.error))
+    Ok(headers(&Item::of(&given)).map_err(|rejection| rejection.error))
 }
 
 /// What `afterResponse` returned: `{ retry: true }` asks for the attempt
 /// again; anything else keeps the answer.
-fn response_action(returned: &JsValue) -> Result<ResponseAction, JsValue> {
+pub fn response_action(returned: &JsValue) -> Result<ResponseAction, JsValue> {
     if !returned.is_object() {
         return Ok(ResponseAction::Keep);
     }
@@ -452,46 +442,8 @@ fn response_action(returned: &JsValue) -> Result<ResponseAction, JsValue> {
     })
 }
 
-/// Calls a JS hook and reads what it returned (or what its promise
-/// resolved with) with `read`; the attempt waits for a promise. What it
-/// throws, the rejection of its promise, or what reading its answer
-/// throws is reported (`reportError`, where the platform has it, else
-/// `console.error`) and changes nothing: `unchanged` is the decision.
-fn call_hook<T: 'static>(
-    hook: &Function,
-    info: &JsValue,
-    read: fn(&JsValue) -> Result<T, JsValue>,
-    unchanged: T,
-) -> HookReturn<T> {
-    let returned = match hook.call1(&JsValue::UNDEFINED, info) {
-        Ok(returned) => returned,
-        Err(thrown) => {
-            reported(&thrown);
-            return HookReturn::Now(unchanged);
-        }
-    };
-    let then = (returned.is_object() || returned.is_function())
-        .then(|| Reflect::get(&returned, &"then".into()).ok())
-        .flatten();
-    if !then.is_some_and(|then| then.is_function()) {
-        return HookReturn::Now(read(&returned).unwrap_or_else(|thrown| {
-            reported(&thrown);
-            unchanged
-        }));
-    }
-    HookReturn::Later(Box::pin(async move {
-        match settled(&returned).await.and_then(|value| read(&value)) {
-            Ok(decided) => decided,
-            Err(thrown) => {
-                reported(&thrown);
-                unchanged
-            }
-        }
-    }))
-}
-
 /// Reports what a hook threw or rejected with.
-fn reported(thrown: &JsValue) {
+pub fn reported(thrown: &JsValue) {
     if let Some(report) = report() {
         let _ = report.call1(&JsValue::UNDEFINED, thrown);
     }

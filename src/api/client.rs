@@ -14,6 +14,7 @@
 //! `transport::Target`), and tells the machine what came of it. Errors
 //! leave with every attempt's credentials cut out.
 
+use std::borrow::Borrow;
 use std::time::Duration;
 
 use serde::de::DeserializeOwned;
@@ -21,6 +22,8 @@ use serde::de::DeserializeOwned;
 use crate::api::hooks::{HookReturn, ResponseAction, RetryInfo};
 use crate::api::options::{CallOptions, ClientOptions};
 use crate::api::trace::{self, Span};
+#[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
+use crate::call::Attempt;
 use crate::call::{Call, HookSet, Input, Output, Plan};
 use crate::error::Error;
 use crate::host::provider::HeaderList;
@@ -212,40 +215,25 @@ impl UsersClient {
         options: &CallOptions,
         call: &mut Call<Answer>,
     ) -> Result<Body, Rejection> {
+        let prepared = prepare(self, operation, params, options)?;
         let config = &*self.config;
         let client = &config.options;
         let hooks = &client.hooks;
         let signal = options.abort_signal();
-        Target::ready(signal)?;
-        let url = match operation {
-            Operation::Count => &config.count_url,
-            Operation::List => &config.list_url,
-        };
-        let bounds = Bounds::new(
-            options.timeout.map_or(config.timeout_ms, duration_ms),
-            client.max_body_bytes,
-            client.naming,
-        );
-        let request = Target::build(url, params, client.params_in, &config.transport)?;
+        let request = &prepared.request;
         let providers = [&client.header_provider, &options.header_provider];
-        let plan = Plan {
-            operation,
-            url: Target::url(&request),
-            client_headers: &client.headers,
-            call_headers: &options.headers,
-            prepared: config.prepared.as_ref().map(Target::resolved),
-            providers: [
+        let plan = prepared.plan(
+            &options.headers,
+            [
                 client.header_provider.is_some(),
                 options.header_provider.is_some(),
             ],
-            hooks: HookSet {
+            HookSet {
                 before_request: hooks.before_request.is_some(),
                 after_response: hooks.after_response.is_some(),
                 before_retry: hooks.before_retry.is_some(),
             },
-            params_in: client.params_in,
-            retries: options.retries.unwrap_or(client.retries),
-        };
+        );
         loop {
             let input = match call.poll_output(&plan) {
                 Output::Provide(provider) => {
@@ -302,14 +290,20 @@ impl UsersClient {
                             }
                         }
                     });
-                    let transport = &config.transport;
+                    let transport = prepared.transport();
                     let arrived = arrived.as_ref().map(|arrived| arrived as Arrived);
-                    let attempt =
-                        Target::attempt(&request, headers, transport, signal, bounds, arrived);
+                    let attempt = Target::attempt(
+                        request,
+                        headers,
+                        transport,
+                        signal,
+                        prepared.bounds,
+                        arrived,
+                    );
                     let outcome = span.run(attempt).await;
                     let secrets = call.secrets();
                     let (answer, outcome) =
-                        Target::settle(outcome, &request, signal, operation, secrets);
+                        Target::settle(outcome, request, signal, operation, secrets);
                     if let Err(failed) = &answer {
                         span.failed(&failed.error);
                     }
@@ -368,6 +362,106 @@ impl UsersClient {
             HookReturn::Now(decided) => Ok(decided),
             HookReturn::Later(future) => Target::waited(future, signal).await,
         }
+    }
+}
+
+/// A call of `client` made ready for its driver, once the caller's signal
+/// lets it start: the request built once for all its attempts, their
+/// bounds (the call's timeout, else the client's) and the retries allowed.
+/// `client` is the async driver's reference, or a JS host's driver's own
+/// client.
+#[inline(always)]
+pub(crate) fn prepare<C: Borrow<UsersClient>>(
+    client: C,
+    operation: Operation,
+    params: &Params,
+    options: &CallOptions,
+) -> Result<Prepared<C>, Rejection> {
+    let config = &*client.borrow().config;
+    let options_of = &config.options;
+    Target::ready(options.abort_signal())?;
+    let url = match operation {
+        Operation::Count => &config.count_url,
+        Operation::List => &config.list_url,
+    };
+    let bounds = Bounds::new(
+        options.timeout.map_or(config.timeout_ms, duration_ms),
+        options_of.max_body_bytes,
+        options_of.naming,
+    );
+    let request = Target::build(url, params, options_of.params_in, &config.transport)?;
+    let retries = options.retries.unwrap_or(options_of.retries);
+    Ok(Prepared {
+        request,
+        client,
+        operation,
+        bounds,
+        retries,
+    })
+}
+
+/// A call ready for its driver (`prepare`): what every step
+/// of the call machine's plan and every attempt read. Both drivers make
+/// one: the async one above (over its client, `C` a reference), and a JS
+/// host's, which keeps it across the call's steps (the JS layer steps it,
+/// `api::js_steps`; `C` a client of its own).
+pub struct Prepared<C: Borrow<UsersClient> = UsersClient> {
+    /// The client, whose options and prepared headers the plan reads.
+    pub(crate) client: C,
+    /// Count or list.
+    pub(crate) operation: Operation,
+    /// The request, built once for all the call's attempts.
+    pub(crate) request: <Target as Transport>::Request,
+    /// Each attempt's timeout and body limit.
+    pub(crate) bounds: Bounds,
+    /// How many retries the retry rule allows.
+    pub(crate) retries: u32,
+}
+
+impl<C: Borrow<UsersClient>> Prepared<C> {
+    /// The call machine's plan for this call: the call's own headers,
+    /// which header providers there are (the client's, the call's) and
+    /// which hooks are set.
+    pub fn plan<'a>(
+        &'a self,
+        call_headers: &'a [(String, String)],
+        providers: [bool; 2],
+        hooks: HookSet,
+    ) -> Plan<'a> {
+        let config = &*self.client.borrow().config;
+        let client = &config.options;
+        Plan {
+            operation: self.operation,
+            url: Target::url(&self.request),
+            client_headers: &client.headers,
+            call_headers,
+            prepared: config.prepared.as_ref().map(Target::resolved),
+            providers,
+            hooks,
+            params_in: client.params_in,
+            retries: self.retries,
+        }
+    }
+
+    /// The headers an attempt sends, as the transport takes them: the
+    /// client's, made ready once, where the machine says they are
+    /// (`built` keeps the others). A JS host's driver's: the async one
+    /// above keeps them where its future needs no room for them.
+    #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
+    pub(crate) fn headers<'a>(
+        &'a self,
+        attempt: &Attempt<'_>,
+        built: &'a mut Option<Headers>,
+    ) -> &'a Headers {
+        match &self.client.borrow().config.prepared {
+            Some(prepared) if attempt.prepared => prepared,
+            _ => built.insert(Target::headers(attempt.headers.clone())),
+        }
+    }
+
+    /// What the client keeps of the transport.
+    pub(crate) fn transport(&self) -> &<Target as Transport>::Client {
+        &self.client.borrow().config.transport
     }
 }
 

@@ -5,6 +5,8 @@
 
 pub mod client;
 pub mod hooks;
+#[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
+pub mod js_steps;
 pub mod options;
 pub mod request;
 mod trace;

@@ -27,6 +27,22 @@ extern "C" {
     #[wasm_bindgen(catch)]
     pub fn kind(value: &JsValue) -> Result<u8, JsValue>;
 
+    /// The own enumerable entries of `value` as one flat array (key,
+    /// value, ...), each getter run once, where it is a plain object (or,
+    /// with `instances`, a class's instance); else `undefined`. `view`
+    /// gets the value's kind, the number of entries, then for each entry
+    /// that fits the index of
+    /// its key among `known` (`\n`-separated; -1 for another), its value's
+    /// kind, and the value where it is a boolean or a number (NaN where
+    /// not read). An error where `Object.keys` or a getter threw.
+    #[wasm_bindgen(catch)]
+    pub fn entries(
+        value: &JsValue,
+        known: &str,
+        instances: bool,
+        view: &mut [f64],
+    ) -> Result<JsValue, JsValue>;
+
     /// A stop: a promise that rejects after `ms` (`None`: no timer) or
     /// when `signal` aborts (at once if it has). It must be waited on at
     /// once.
@@ -74,7 +90,7 @@ extern "C" {
         settle: &JsValue,
     ) -> AttemptHandle;
 
-    /// What [`attempt`] returns: the attempt, while it runs and after.
+    /// What `attempt` returns: the attempt, while it runs and after.
     pub type AttemptHandle;
 
     /// The response's status, once it arrived (NaN where what `fetch`

@@ -104,42 +104,86 @@ pub async fn attempt(
     signal: Option<&AbortSignal>,
     arrived: Option<Arrived<'_>>,
 ) -> Result<Answer, Failure> {
-    // As a JS number: exact up to 2^53 bytes, far past any body.
-    let cap = bounds.max_body_bytes as f64;
     let (first, handle) = Watched::started(|slot, settle| {
-        bridge::attempt(
-            fetch,
-            &request.href,
-            &headers.lines,
-            &request.body,
-            request.credentials,
-            bounds.timeout_ms,
-            signal,
-            cap,
-            arrived.is_some(),
-            slot,
-            settle,
-        )
+        let early = arrived.is_some();
+        start(request, headers, fetch, bounds, signal, early, slot, settle)
     });
     let mut cancel = Cancel {
         handle: &handle,
         done: false,
     };
-    let failed = |settled: Settled| failure(settled, &handle, bounds, &request.url);
     let mut settled = first.await;
     if let Some(arrived) = arrived {
-        if settled.outcome != FULFILLED {
-            cancel.done = true;
-            return Err(failed(settled));
-        }
-        let http_status = http_status(handle.status(), &handle)?;
+        // An attempt that told its end needs no cancel; one whose answer
+        // is no response does.
+        cancel.done = settled.outcome != FULFILLED;
+        let http_status = head(settled, &handle, bounds, &request.url)?;
         arrived(http_status, &|| headers_of(&handle));
         settled = Watched::new(|slot, _| handle.read(slot)).await;
     }
     cancel.done = true;
     drop(cancel);
+    answer(settled, handle, bounds, &request.url)
+}
+
+/// Starts one attempt of `request` with `headers` through `fetch` (the
+/// global one for `None`), which tells `settle(slot, outcome, value)`
+/// how it ended (and first, where `early`, that the response's headers
+/// arrived: [`head`], then [`AttemptHandle::read`] for the body): the
+/// timeout of `bounds` (0: none) covers the response and its body, of
+/// which no more than the limit is read; `signal` is the caller's.
+#[allow(clippy::too_many_arguments)]
+pub fn start(
+    request: &Request,
+    headers: &Headers,
+    fetch: Option<&Function>,
+    bounds: Bounds,
+    signal: Option<&AbortSignal>,
+    early: bool,
+    slot: u32,
+    settle: &JsValue,
+) -> AttemptHandle {
+    // As a JS number: exact up to 2^53 bytes, far past any body.
+    let cap = bounds.max_body_bytes as f64;
+    bridge::attempt(
+        fetch,
+        &request.href,
+        &headers.lines,
+        &request.body,
+        request.credentials,
+        bounds.timeout_ms,
+        signal,
+        cap,
+        early,
+        slot,
+        settle,
+    )
+}
+
+/// What the first word of an attempt started `early` says: the HTTP
+/// status of the response whose headers arrived, or why it has none.
+pub fn head(
+    settled: Settled,
+    handle: &AttemptHandle,
+    bounds: Bounds,
+    url: &str,
+) -> Result<u16, Failure> {
     if settled.outcome != FULFILLED {
-        return Err(failure(settled, &handle, bounds, &request.url));
+        return Err(failure(settled, handle, bounds, url));
+    }
+    http_status(handle.status(), handle)
+}
+
+/// What the last word of an attempt says: the response with its whole
+/// body, or why it has none.
+pub fn answer(
+    settled: Settled,
+    handle: AttemptHandle,
+    bounds: Bounds,
+    url: &str,
+) -> Result<Answer, Failure> {
+    if settled.outcome != FULFILLED {
+        return Err(failure(settled, &handle, bounds, url));
     }
     let mut view = [0.0; VIEW];
     let body = bridge::take(&handle, &mut view);
@@ -195,7 +239,7 @@ fn failure(settled: Settled, handle: &AttemptHandle, bounds: Bounds, url: &str) 
 /// (one call into JS: `name\nvalue\n...`). A response without headers it
 /// can list (a caller's `fetch` may answer with a `Response`-like object)
 /// has none.
-fn headers_of(handle: &AttemptHandle) -> HeaderList {
+pub fn headers_of(handle: &AttemptHandle) -> HeaderList {
     let text = response_headers(handle);
     let mut lines = text.split('\n');
     let mut list = HeaderList::new();

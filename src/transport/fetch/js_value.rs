@@ -6,14 +6,14 @@ use wasm_bindgen::prelude::*;
 use crate::rules::value::Value;
 use crate::transport::fetch::bridge::kind;
 
-/// [`kind`]'s number for a boolean: the first of the three kinds whose
+/// `kind`'s number for a boolean: the first of the three kinds whose
 /// value the rules read (a message quotes it).
 pub const BOOLEAN: u8 = 2;
-/// [`kind`]'s number for a number.
+/// `kind`'s number for a number.
 pub const NUMBER: u8 = 3;
-/// [`kind`]'s number for a string: the last of the three.
+/// `kind`'s number for a string: the last of the three.
 pub const STRING: u8 = 4;
-/// [`kind`]'s number for an instance of a class: an object as the rules
+/// `kind`'s number for an instance of a class: an object as the rules
 /// see it, but for a call's params.
 pub const INSTANCE: u8 = 11;
 

@@ -225,7 +225,7 @@ fn settle(
 /// `timeout` when that reason is a `TimeoutError` (`AbortSignal.timeout`,
 /// alone or in `AbortSignal.any`: the caller's deadline passed), else
 /// `aborted`.
-fn aborted(signal: Option<&AbortSignal>) -> Rejection {
+pub(crate) fn aborted(signal: Option<&AbortSignal>) -> Rejection {
     let reason = signal.and_then(|s| js_sys::Reflect::get(s, &"reason".into()).ok());
     let error = match &reason {
         Some(reason) if is_timeout_error(reason) => Error::new(
