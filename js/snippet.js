@@ -97,14 +97,16 @@ function record(lines) {
 // The driver of one call (drive.rs): what must wait, and nothing else. The
 // call (the Rust JsCall, over the library's call machine) decides every
 // step and starts each wait through the methods below; what a wait comes
-// to goes back through call.step(driver, outcome, value), numbered as
-// bridge.js numbers an attempt's outcomes (0 rejected, 1 fulfilled, 3 the
-// caller's signal aborted, ...) and THREW for a function that threw. A
-// step is never entered during another of the same call: what comes then
-// (an abort dispatched while a step calls the caller's code) is told a
-// microtask later.
+// to goes back through call.step(driver, outcome, value, tell, left),
+// numbered as bridge.js numbers an attempt's outcomes (0 rejected, 1
+// fulfilled, 2 timed out, 3 the caller's signal aborted, ...) and THREW
+// for a function that threw, with what is left of the last wait's
+// deadline (undefined: it had none). A step is never entered during
+// another of the same call: what comes then (an abort dispatched while a
+// step calls the caller's code) is told a microtask later.
 const REJECTED = 0;
 const FULFILLED = 1;
+const TIMED_OUT = 2;
 const ABORTED = 3;
 const THREW = 8;
 
@@ -127,7 +129,7 @@ class Driver {
     // microtask later (an abort queued behind the body's arrival still
     // comes before the call settles).
     this.tell = (slot, outcome, value) => later(() => this.next(outcome, value));
-    this.kept = this.stepping = this.over = undefined;
+    this.kept = this.until = this.stepping = this.over = undefined;
   }
 
   next(outcome, value) {
@@ -136,7 +138,8 @@ class Driver {
     if (this.stepping) return later(() => this.next(outcome, value));
     this.stepping = true;
     try {
-      call.step(this, outcome, value, this.tell);
+      const left = this.until === undefined ? undefined : Math.max(0, this.until - performance.now());
+      call.step(this, outcome, value, this.tell, left);
     } finally {
       this.stepping = false;
     }
@@ -152,17 +155,20 @@ class Driver {
     (failed ? this.reject : this.resolve)(value);
   }
 
-  // run(fn, arg): calls fn(arg), then steps the call with what came of it.
-  run(fn, arg) {
-    this.keep(fn, arg);
+  // run(fn, arg, ms): calls fn(arg), then steps the call with what came
+  // of it, within `ms` (undefined: no deadline).
+  run(fn, arg, ms) {
+    this.keep(fn, arg, ms);
     this.waitKept();
   }
 
-  // keep(fn, arg): calls fn(arg) now; waitKept() steps the call with what
-  // came of it: THREW and what it threw, what it returned, or what its
-  // promise (a thenable, then read once) settles with, as soon as the
-  // caller's signal allows.
-  keep(fn, arg) {
+  // keep(fn, arg, ms): calls fn(arg) now, its deadline `ms` from now
+  // (undefined: none); waitKept() steps the call with what came of it:
+  // THREW and what it threw, what it returned, or what its promise (a
+  // thenable, then read once) settles with, as soon as the caller's signal
+  // allows, or TIMED_OUT once the deadline passed.
+  keep(fn, arg, ms) {
+    this.until = ms === undefined ? undefined : performance.now() + ms;
     try {
       this.kept = [FULFILLED, fn(arg)];
     } catch (error) {
@@ -177,28 +183,30 @@ class Driver {
     try {
       then = outcome == FULFILLED ? value?.then : undefined;
     } catch {}
-    if (typeof then == "function") this.wait(value);
-    else later(() => this.next(outcome, value));
+    if (typeof then != "function") return later(() => this.next(outcome, value));
+    const ms = this.until === undefined ? undefined : Math.max(0, this.until - performance.now());
+    this.wait(value, ms, TIMED_OUT);
   }
 
   // pause(ms): steps the call after `ms`, or as soon as the caller's
   // signal aborts.
   pause(ms) {
-    this.wait(undefined, ms);
+    this.wait(PAUSE, ms, FULFILLED);
   }
 
-  // wait(work, ms): steps the call with what `work` settles with (with
-  // `ms`: FULFILLED after `ms`), or ABORTED as soon as the caller's signal
-  // aborts (a signal whose getter or listener throws counts as not
-  // aborted: it was checked when the options were read).
-  wait(work, ms) {
+  // wait(work, ms, timer): steps the call with what `work` settles with
+  // (PAUSE: nothing), with `timer` once `ms` passed (undefined: no timer),
+  // or with ABORTED as soon as the caller's signal aborts (a signal whose
+  // getter or listener throws counts as not aborted: it was checked when
+  // the options were read).
+  wait(work, ms, timer) {
     const signal = this.signal;
     let over = false;
-    let timer, onAbort;
+    let clock, onAbort;
     const end = (outcome, value) => {
       if (over) return;
       over = true;
-      clearTimeout(timer);
+      clearTimeout(clock);
       try {
         if (onAbort) signal.removeEventListener("abort", onAbort);
       } catch {}
@@ -208,7 +216,10 @@ class Driver {
       if (signal?.aborted) return later(() => end(ABORTED));
       if (signal) signal.addEventListener("abort", (onAbort = () => end(ABORTED)));
     } catch {}
-    if (ms !== undefined) timer = setTimeout(() => end(FULFILLED), ms);
-    else Promise.resolve(work).then((value) => end(FULFILLED, value), (error) => end(REJECTED, error));
+    if (ms !== undefined) clock = setTimeout(() => end(timer), ms);
+    if (work !== PAUSE) Promise.resolve(work).then((value) => end(FULFILLED, value), (error) => end(REJECTED, error));
   }
 }
+
+// What a pause waits for: nothing but its timer.
+const PAUSE = {};

@@ -12,8 +12,8 @@ use std::rc::Rc;
 
 use js_sys::{Function, Object, Promise};
 use user_management_client::__private::{
-    self, aborted, drawn, is_aborted, now, pages::Walk, redact, since, validation, AttemptHandle,
-    Call, HookSet, Input, Judged, Output, Prepared, Rejection,
+    self, aborted, drawn, is_aborted, now, pages::Walk, redact, retry_cause, since, validation,
+    AttemptHandle, Call, HookSet, Input, Judged, Output, Prepared, Rejection,
 };
 use user_management_client::{CallOptions, Operation, ResponseAction, UsersClient};
 use wasm_bindgen::prelude::*;
@@ -34,14 +34,16 @@ extern "C" {
 
     /// Calls `function` with `argument`, then steps the call with what it
     /// came to: `THREW` and what it threw, else what it returned or its
-    /// promise settled with, raced against the caller's signal.
+    /// promise settled with, raced against the caller's signal and, where
+    /// given, `ms` milliseconds (then `TIMED_OUT`).
     #[wasm_bindgen(method)]
-    fn run(this: &Driver, function: &Function, argument: &JsValue);
+    fn run(this: &Driver, function: &Function, argument: &JsValue, ms: Option<u32>);
 
-    /// Calls `function` with `argument` now, and keeps what came of it for
+    /// Calls `function` with `argument` now, its deadline `ms` from now
+    /// where given, and keeps what came of it for
     /// [`Driver::wait_kept`].
     #[wasm_bindgen(method)]
-    fn keep(this: &Driver, function: &Function, argument: &JsValue);
+    fn keep(this: &Driver, function: &Function, argument: &JsValue, ms: Option<u32>);
 
     /// Steps the call with what the function [`Driver::keep`] called came
     /// to, as [`Driver::run`] does.
@@ -64,6 +66,7 @@ extern "C" {
 const THREW: u32 = 8;
 const REJECTED: u32 = 0;
 const FULFILLED: u32 = 1;
+const TIMED_OUT: u32 = 2;
 
 /// What the driver keeps of an attempt's outcome for the call machine.
 type Answer = Result<JsValue, Rejection>;
@@ -79,6 +82,13 @@ pub struct JsCall {
     headers: Option<Function>,
     machine: Call<Answer>,
     waiting: Waiting,
+    /// The attempt whose deadline runs (0: none yet): it runs from the
+    /// attempt's first wait, and the driver tells what is left of it.
+    timed: u32,
+    /// The JS error the call rejects with where it is not made from its
+    /// outcome: the one `beforeRetry` saw, when that hook outlasted its
+    /// timeout.
+    rejects_with: Option<JsValue>,
     /// Where a page of `listPages` stands in its walk.
     walk: Option<Walk>,
 }
@@ -94,14 +104,15 @@ enum Waiting {
     /// `beforeRequest`.
     BeforeRequest,
     /// The head of an attempt `afterResponse` waits for, sent at this
-    /// time on the monotonic clock.
-    Head(AttemptHandle, f64),
+    /// time on the monotonic clock with this much left of its deadline
+    /// (`None`: it has none).
+    Head(AttemptHandle, f64, Option<u32>),
     /// The last word of an attempt (`true`: `afterResponse` was called).
     Body(AttemptHandle, bool),
     /// `afterResponse`'s decision about the attempt judged.
     Decision(Judged),
-    /// `beforeRetry`.
-    BeforeRetry,
+    /// `beforeRetry`, shown this error (and as JS, this one).
+    BeforeRetry(Rejection, JsValue),
     /// The pause before the next attempt.
     Pause,
 }
@@ -128,6 +139,8 @@ pub fn start(
             headers,
             machine: Call::new(),
             waiting: Waiting::Nothing,
+            timed: 0,
+            rejects_with: None,
             walk,
         })
     });
@@ -147,12 +160,46 @@ impl JsCall {
     /// them). The call tells the machine, then starts what the machine
     /// asks next, until it must wait again or is done; an attempt it
     /// starts tells `tell` (the driver's `settle(slot, outcome, value)`).
-    pub fn step(&mut self, driver: &Driver, outcome: u32, value: JsValue, tell: &JsValue) {
+    /// `left` is what was left of the last wait's deadline when the step
+    /// began (`None`: it had none).
+    pub fn step(
+        &mut self,
+        driver: &Driver,
+        outcome: u32,
+        value: JsValue,
+        tell: &JsValue,
+        left: Option<f64>,
+    ) {
+        // `as` saturates: a left below 0 is 0.
+        let left = left.map(|ms| ms.ceil() as u32);
+        let input = self.told(driver, outcome, value);
+        if let Some(input) = input {
+            self.next(driver, tell, left, input);
+        }
+    }
+}
+
+impl JsCall {
+    /// What the wait the call was at came to, as the machine's input
+    /// (`None`: the call waits again, for the rest of an attempt).
+    fn told(
+        &mut self,
+        driver: &Driver,
+        outcome: u32,
+        value: JsValue,
+    ) -> Option<Option<Input<Answer>>> {
         let functions = &*self.functions;
         let signal = self.options.signal.as_ref();
         let secrets = self.machine.secrets();
         let input = match std::mem::take(&mut self.waiting) {
             Waiting::Nothing => None,
+            // The attempt's deadline passed while a header function or a
+            // hook ran: the attempt timed out.
+            Waiting::Provider | Waiting::BeforeRequest | Waiting::Decision(_)
+                if outcome == TIMED_OUT =>
+            {
+                Some(self.prepared.timed_out())
+            }
             Waiting::Provider => Some(match outcome {
                 FULFILLED => read::headers(&Item::of(&value))
                     .map_or_else(|r| Input::End(Err(r)), Input::Provided),
@@ -178,30 +225,35 @@ impl JsCall {
                 }
                 _ => Input::End(Err(aborted(signal))),
             }),
-            Waiting::Head(handle, sent_at) => {
-                match self
+            Waiting::Head(handle, sent_at, sent_left) => {
+                let arrived = self
                     .prepared
-                    .arrived(outcome, value, &handle, signal, secrets)
-                {
+                    .arrived(outcome, value, &handle, signal, secrets);
+                match arrived {
                     Err((answer, outcome)) => Some(Input::Settled {
                         answer,
                         outcome,
                         action: ResponseAction::Keep,
                     }),
                     Ok((http_status, headers)) => {
-                        let info =
-                            self.machine
-                                .response_info(http_status, &headers, since(sent_at));
+                        let duration = since(sent_at);
+                        let info = self.machine.response_info(http_status, &headers, duration);
                         let asked = match (&functions.after_response, info) {
                             (Some(hook), Some(info)) => {
-                                driver.keep(hook, &read::hook_info_js(&info.request, Some(&info)));
+                                let js = read::hook_info_js(&info.request, Some(&info));
+                                let spent = u32::try_from(duration.as_millis()).unwrap_or(u32::MAX);
+                                driver.keep(
+                                    hook,
+                                    &js,
+                                    sent_left.map(|ms| ms.saturating_sub(spent)),
+                                );
                                 true
                             }
                             _ => false,
                         };
                         handle.read(0);
                         self.waiting = Waiting::Body(handle, asked);
-                        return;
+                        return None;
                     }
                 }
             }
@@ -212,7 +264,7 @@ impl JsCall {
                 if asked {
                     self.waiting = Waiting::Decision(judged);
                     driver.wait_kept();
-                    return;
+                    return None;
                 }
                 let (answer, outcome) = judged;
                 Some(Input::Settled {
@@ -221,43 +273,55 @@ impl JsCall {
                     action: ResponseAction::Keep,
                 })
             }
-            Waiting::Decision((answer, judged)) => {
-                let action = match outcome {
-                    FULFILLED => read::response_action(&value).unwrap_or_else(|thrown| {
+            Waiting::Decision((answer, judged)) => Some(match outcome {
+                FULFILLED | THREW | REJECTED => {
+                    let action = match outcome {
+                        FULFILLED => read::response_action(&value),
+                        _ => Err(value),
+                    };
+                    let action = action.unwrap_or_else(|thrown| {
                         read::reported(&thrown);
                         ResponseAction::Keep
-                    }),
-                    THREW | REJECTED => {
-                        read::reported(&value);
-                        ResponseAction::Keep
+                    });
+                    Input::Settled {
+                        answer,
+                        outcome: judged,
+                        action,
                     }
-                    _ => return self.next(driver, tell, Some(Input::End(Err(aborted(signal))))),
-                };
-                Some(Input::Settled {
-                    answer,
-                    outcome: judged,
-                    action,
-                })
-            }
-            Waiting::BeforeRetry => Some(match outcome {
+                }
+                _ => Input::End(Err(aborted(signal))),
+            }),
+            Waiting::BeforeRetry(shown, error) => Some(match outcome {
                 THREW | REJECTED => {
                     read::reported(&value);
                     Input::RetryHookDone
                 }
                 FULFILLED => Input::RetryHookDone,
+                // Outlasted its timeout: the call ends with the error it
+                // was to retry, the very object the hook saw.
+                TIMED_OUT => {
+                    self.rejects_with = Some(error);
+                    Input::End(Err(shown))
+                }
                 _ => Input::End(Err(aborted(signal))),
             }),
             Waiting::Pause if is_aborted(signal) => Some(Input::End(Err(aborted(signal)))),
             Waiting::Pause => Some(Input::Paused),
         };
-        self.next(driver, tell, input);
+        Some(input)
     }
-}
 
-impl JsCall {
-    /// Asks the machine what comes next and starts it, telling it at once
-    /// what needs no wait, until the call waits or is done.
-    fn next(&mut self, driver: &Driver, tell: &JsValue, mut input: Option<Input<Answer>>) {
+    /// Tells the machine `input`, asks it what comes next and starts it,
+    /// telling it at once what needs no wait, until the call waits or is
+    /// done. `told` is what the driver said was left of the deadline.
+    fn next(
+        &mut self,
+        driver: &Driver,
+        tell: &JsValue,
+        told: Option<u32>,
+        mut input: Option<Input<Answer>>,
+    ) {
+        let timeout_ms = self.prepared.timeout_ms();
         let functions = &*self.functions;
         let signal = self.options.signal.as_ref();
         let hooks = HookSet {
@@ -271,40 +335,48 @@ impl JsCall {
             if let Some(input) = input.take() {
                 self.machine.handle_input(&plan, input);
             }
+            let attempt_number = self.machine.attempt();
+            let timed = &mut self.timed;
+            let mut left = || deadline(timed, attempt_number, timeout_ms, told);
             input = Some(match self.machine.poll_output(&plan) {
                 Output::Provide(provider) => {
                     let function = match provider {
                         0 => functions.headers.as_ref(),
                         _ => self.headers.as_ref(),
                     };
-                    match function {
-                        Some(function) => {
-                            driver.run(function, &JsValue::UNDEFINED);
+                    match (function, left()) {
+                        (Some(_), Some(0)) => self.prepared.timed_out(),
+                        (Some(function), left) => {
+                            driver.run(function, &JsValue::UNDEFINED, left);
                             self.waiting = Waiting::Provider;
                             return;
                         }
-                        None => Input::Provided(Vec::new()),
+                        (None, _) => Input::Provided(Vec::new()),
                     }
                 }
-                Output::BeforeRequest(info) => match &functions.before_request {
-                    Some(hook) => {
-                        driver.run(hook, &read::hook_info_js(info, None));
+                Output::BeforeRequest(info) => match (&functions.before_request, left()) {
+                    (Some(_), Some(0)) => self.prepared.timed_out(),
+                    (Some(hook), left) => {
+                        driver.run(hook, &read::hook_info_js(info, None), left);
                         self.waiting = Waiting::BeforeRequest;
                         return;
                     }
-                    None => Input::BeforeRequest(Vec::new()),
+                    (None, _) => Input::BeforeRequest(Vec::new()),
                 },
-                Output::Send(attempt) => {
-                    let early = attempt.tell_arrival && functions.after_response.is_some();
-                    let sent_at = if early { now() } else { 0.0 };
-                    let handle = self.prepared.send(&attempt, signal, early, tell);
-                    self.waiting = if early {
-                        Waiting::Head(handle, sent_at)
-                    } else {
-                        Waiting::Body(handle, false)
-                    };
-                    return;
-                }
+                Output::Send(attempt) => match left() {
+                    Some(0) => self.prepared.timed_out(),
+                    left => {
+                        let early = attempt.tell_arrival && functions.after_response.is_some();
+                        let sent_at = if early { now() } else { 0.0 };
+                        let handle = self.prepared.send(&attempt, signal, early, tell, left);
+                        self.waiting = if early {
+                            Waiting::Head(handle, sent_at, left)
+                        } else {
+                            Waiting::Body(handle, false)
+                        };
+                        return;
+                    }
+                },
                 Output::Draw => {
                     let (random, date_ms) = drawn();
                     Input::Drawn { random, date_ms }
@@ -314,11 +386,17 @@ impl JsCall {
                     match (&functions.before_retry, failed) {
                         (Some(hook), Some(failed)) => {
                             let shown = redact(failed, self.machine.secrets());
-                            let info =
-                                self.prepared
-                                    .retry_info(retry.resend_count, shown, retry.delay_ms);
-                            driver.run(hook, &read::retry_info(&info));
-                            self.waiting = Waiting::BeforeRetry;
+                            let (attempt, delay_ms) = (retry.resend_count, retry.delay_ms);
+                            let info = self.prepared.retry_info(attempt, shown, delay_ms);
+                            let (js, error) = read::retry_info(&info);
+                            // Its own timeout, from its call.
+                            let own = Some(timeout_ms).filter(|&ms| ms > 0);
+                            driver.run(hook, &js, own);
+                            let shown = Rejection {
+                                error: info.error.clone(),
+                                cause: retry_cause(&info).cloned(),
+                            };
+                            self.waiting = Waiting::BeforeRetry(shown, error);
                             return;
                         }
                         _ => Input::RetryHookDone,
@@ -334,9 +412,10 @@ impl JsCall {
                 Output::Done => {
                     let secrets = self.machine.secrets().to_vec();
                     let outcome = self.machine.finish().map_err(|r| redact(r, &secrets));
-                    let settled = match self.walk.take() {
-                        Some(walk) => pages::settle(walk, outcome),
-                        None => outcome.map_err(error::to_js),
+                    let settled = match (self.rejects_with.take(), self.walk.take()) {
+                        (Some(error), _) => Err(error),
+                        (None, Some(walk)) => pages::settle(walk, outcome),
+                        (None, None) => outcome.map_err(error::to_js),
                     };
                     match settled {
                         Ok(value) => driver.done(false, value),
@@ -347,6 +426,21 @@ impl JsCall {
             });
         }
     }
+}
+
+/// What is left of attempt `attempt`'s deadline for its next wait (`None`:
+/// none, `timeoutMs` 0): all of `timeout_ms` at the attempt's first wait
+/// (`timed` then says which attempt's runs), else what the driver told
+/// was left (`told`).
+fn deadline(timed: &mut u32, attempt: u32, timeout_ms: u32, told: Option<u32>) -> Option<u32> {
+    if timeout_ms == 0 {
+        return None;
+    }
+    if *timed != attempt {
+        *timed = attempt;
+        return Some(timeout_ms);
+    }
+    Some(told.unwrap_or(0).min(timeout_ms))
 }
 
 /// A header function's failure: a `validation` error with what it threw

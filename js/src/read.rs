@@ -406,16 +406,17 @@ fn to_js(info: &impl Serialize) -> JsValue {
 }
 
 /// A retry's info as JS sees it: `{ operation, attempt, delayMs, error }`,
-/// `error` the `UsersApiError` the attempt failed with.
-pub fn retry_info(info: &RetryInfo) -> JsValue {
+/// `error` the `UsersApiError` the attempt failed with; and that error.
+pub fn retry_info(info: &RetryInfo) -> (JsValue, JsValue) {
     let js = to_js(info);
     let error = Rejection {
         error: info.error.clone(),
         cause: retry_cause(info).cloned(),
     };
+    let error = crate::error::to_js(error);
     // Cannot fail: a plain object serde-wasm-bindgen made.
-    let _ = Reflect::set(&js, &"error".into(), &crate::error::to_js(error));
-    js
+    let _ = Reflect::set(&js, &"error".into(), &error);
+    (js, error)
 }
 
 /// What `beforeRequest` returned: `{ headers }` (read as the `headers`

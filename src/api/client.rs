@@ -24,7 +24,7 @@ use crate::api::options::{CallOptions, ClientOptions};
 use crate::api::trace::{self, Span};
 #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 use crate::call::Attempt;
-use crate::call::{Call, HookSet, Input, Output, Plan};
+use crate::call::{Call, HookSet, Input, Outcome, Output, Plan};
 use crate::error::Error;
 use crate::host::provider::HeaderList;
 use crate::host::{Rejection, Signal};
@@ -33,6 +33,7 @@ use crate::rules::headers::Resolved;
 use crate::rules::options::{check_base_url, check_headers, duration_ms, join, Bounds, Naming};
 use crate::rules::pages::PageView;
 use crate::rules::params::check_list_params;
+use crate::rules::retry::Judged;
 use crate::transport::{Arrived, Target, Transport};
 
 /// The target's transport's types (`transport::Target`): `fetch` in a JS
@@ -234,92 +235,106 @@ impl UsersClient {
                 before_retry: hooks.before_retry.is_some(),
             },
         );
+        // The attempt's deadline: the attempt whose deadline runs, and
+        // when its first wait began.
+        let mut clock = None;
         loop {
+            let attempt_number = call.attempt();
+            let mut left = || prepared.left(&mut clock, attempt_number);
             let input = match call.poll_output(&plan) {
                 Output::Provide(provider) => {
                     let provider = providers
                         .get(provider)
                         .and_then(|provider| provider.as_ref());
                     match provider {
-                        Some(provider) => match Target::waited(provider.provide(), signal).await {
-                            Ok(Ok(given)) => Input::Provided(given),
-                            Ok(Err(rejection)) | Err(rejection) => Input::End(Err(rejection)),
-                        },
+                        Some(provider) => {
+                            match Target::waited(provider.provide(), signal, left()).await {
+                                Ok(Some(Ok(given))) => Input::Provided(given),
+                                Ok(None) => prepared.expired(),
+                                Ok(Some(Err(rejection))) | Err(rejection) => {
+                                    Input::End(Err(rejection))
+                                }
+                            }
+                        }
                         None => Input::Provided(HeaderList::new()),
                     }
                 }
                 Output::BeforeRequest(info) => match &hooks.before_request {
-                    Some(hook) => match Self::decided(hook(info), signal).await {
-                        Ok(Ok(given)) => Input::BeforeRequest(given),
-                        Ok(Err(error)) => Input::End(Err(error.into())),
+                    Some(hook) => match Self::decided(hook(info), signal, left()).await {
+                        Ok(Some(Ok(given))) => Input::BeforeRequest(given),
+                        Ok(Some(Err(error))) => Input::End(Err(error.into())),
+                        Ok(None) => prepared.expired(),
                         Err(rejection) => Input::End(Err(rejection)),
                     },
                     None => Input::BeforeRequest(HeaderList::new()),
                 },
-                Output::Send(attempt) => {
-                    let built;
-                    let headers = match &config.prepared {
-                        Some(prepared) if attempt.prepared => prepared,
-                        _ => {
-                            built = Target::headers(attempt.headers.clone());
-                            &built
-                        }
-                    };
-                    let span = Span::attempt(plan.url, attempt.resend_count);
-                    let after_response = hooks.after_response.as_ref();
-                    let after_response = after_response.filter(|_| attempt.tell_arrival);
-                    let call: &Call<Answer> = call;
-                    // The clock is read, and the transport tells when the
-                    // response headers arrive, only where `afterResponse`
-                    // waits for them or a `tracing` subscriber records the
-                    // status.
-                    let told = after_response.is_some() || span.is_recorded();
-                    let sent_at = told.then(Target::now);
-                    let asked = Asked::default();
-                    let (asked_ref, status) = (&asked, span.status_recorder());
-                    let arrived = sent_at.map(|sent_at| {
-                        move |http_status: u16, headers: &dyn Fn() -> HeaderList| {
-                            status.record(http_status);
-                            if let Some(hook) = after_response {
-                                let duration = Target::since(sent_at);
-                                if let Some(info) =
-                                    call.response_info(http_status, &headers(), duration)
-                                {
-                                    asked_ref.keep(hook(&info));
+                Output::Send(attempt) => match left() {
+                    // The deadline passed before the attempt could be sent.
+                    Some(0) => prepared.expired(),
+                    sent_left => {
+                        let bounds = match sent_left {
+                            Some(ms) => prepared.bounds.with_left(ms),
+                            None => prepared.bounds,
+                        };
+                        let built;
+                        let headers = match &config.prepared {
+                            Some(prepared) if attempt.prepared => prepared,
+                            _ => {
+                                built = Target::headers(attempt.headers.clone());
+                                &built
+                            }
+                        };
+                        let span = Span::attempt(plan.url, attempt.resend_count);
+                        let after_response = hooks.after_response.as_ref();
+                        let after_response = after_response.filter(|_| attempt.tell_arrival);
+                        let call: &Call<Answer> = call;
+                        // The clock is read, and the transport tells when the
+                        // response headers arrive, only where `afterResponse`
+                        // waits for them or a `tracing` subscriber records the
+                        // status.
+                        let told = after_response.is_some() || span.is_recorded();
+                        let sent_at = told.then(Target::now);
+                        let asked = Asked::default();
+                        let (asked_ref, status) = (&asked, span.status_recorder());
+                        let arrived = sent_at.map(|sent_at| {
+                            move |http_status: u16, headers: &dyn Fn() -> HeaderList| {
+                                status.record(http_status);
+                                if let Some(hook) = after_response {
+                                    let duration = Target::since(sent_at);
+                                    if let Some(info) =
+                                        call.response_info(http_status, &headers(), duration)
+                                    {
+                                        asked_ref.keep(hook(&info));
+                                    }
                                 }
                             }
+                        });
+                        let transport = prepared.transport();
+                        let arrived = arrived.as_ref().map(|arrived| arrived as Arrived);
+                        let attempt =
+                            Target::attempt(request, headers, transport, signal, bounds, arrived);
+                        let outcome = span.run(attempt).await;
+                        let secrets = call.secrets();
+                        let (answer, outcome) =
+                            Target::settle(outcome, request, signal, operation, secrets);
+                        if let Err(failed) = &answer {
+                            span.failed(&failed.error);
                         }
-                    });
-                    let transport = prepared.transport();
-                    let arrived = arrived.as_ref().map(|arrived| arrived as Arrived);
-                    let attempt = Target::attempt(
-                        request,
-                        headers,
-                        transport,
-                        signal,
-                        prepared.bounds,
-                        arrived,
-                    );
-                    let outcome = span.run(attempt).await;
-                    let secrets = call.secrets();
-                    let (answer, outcome) =
-                        Target::settle(outcome, request, signal, operation, secrets);
-                    if let Err(failed) = &answer {
-                        span.failed(&failed.error);
+                        let action = match asked.take() {
+                            None => Ok(Some(ResponseAction::Keep)),
+                            Some(decided) => Self::decided(decided, signal, left()).await,
+                        };
+                        match action {
+                            Ok(Some(action)) => Input::Settled {
+                                answer,
+                                outcome,
+                                action,
+                            },
+                            Ok(None) => prepared.expired(),
+                            Err(rejection) => Input::End(Err(rejection)),
+                        }
                     }
-                    let action = match asked.take() {
-                        None => Ok(ResponseAction::Keep),
-                        Some(decided) => Self::decided(decided, signal).await,
-                    };
-                    match action {
-                        Ok(action) => Input::Settled {
-                            answer,
-                            outcome,
-                            action,
-                        },
-                        Err(rejection) => Input::End(Err(rejection)),
-                    }
-                }
+                },
                 Output::Draw => {
                     let (random, date_ms) = (Target::random(), Target::date_ms());
                     Input::Drawn { random, date_ms }
@@ -331,9 +346,14 @@ impl UsersClient {
                             let shown = failed.redact(call.secrets());
                             // `as` saturates; the rule's delays are finite and >= 0.
                             let delay = Duration::from_nanos((retry.delay_ms * 1e6) as u64);
+                            // Past its own timeout, from its call, the call
+                            // ends with the error it was to retry.
+                            let kept = shown.clone();
                             let info = RetryInfo::new(operation, retry.resend_count, shown, delay);
-                            match Self::decided(hook(&info), signal).await {
-                                Ok(()) => Input::RetryHookDone,
+                            let own = Some(prepared.bounds.timeout_ms).filter(|&ms| ms > 0);
+                            match Self::decided(hook(&info), signal, own).await {
+                                Ok(Some(())) => Input::RetryHookDone,
+                                Ok(None) => Input::End(Err(kept)),
                                 Err(rejection) => Input::End(Err(rejection)),
                             }
                         }
@@ -356,11 +376,16 @@ impl UsersClient {
     }
 
     /// What a hook decided, waited for as the call allows when it comes
-    /// later.
-    async fn decided<T>(decided: HookReturn<T>, signal: Option<&Signal>) -> Result<T, Rejection> {
+    /// later, for at most `ms` milliseconds where given (`None`: that
+    /// passed first).
+    async fn decided<T>(
+        decided: HookReturn<T>,
+        signal: Option<&Signal>,
+        ms: Option<u32>,
+    ) -> Result<Option<T>, Rejection> {
         match decided {
-            HookReturn::Now(decided) => Ok(decided),
-            HookReturn::Later(future) => Target::waited(future, signal).await,
+            HookReturn::Now(decided) => Ok(Some(decided)),
+            HookReturn::Later(future) => Target::waited(future, signal, ms).await,
         }
     }
 }
@@ -456,6 +481,45 @@ impl<C: Borrow<UsersClient>> Prepared<C> {
         match &self.client.borrow().config.prepared {
             Some(prepared) if attempt.prepared => prepared,
             _ => built.insert(Target::headers(attempt.headers.clone())),
+        }
+    }
+
+    /// What is left of the deadline of attempt `attempt` (`None`: it has
+    /// none, `timeoutMs` 0), which runs from the attempt's first wait;
+    /// `clock` keeps which attempt's runs and when it began.
+    #[inline(never)]
+    pub(crate) fn left(
+        &self,
+        clock: &mut Option<(u32, <Target as Transport>::Instant)>,
+        attempt: u32,
+    ) -> Option<u32> {
+        let timeout_ms = self.bounds.timeout_ms;
+        if timeout_ms == 0 {
+            return None;
+        }
+        match *clock {
+            Some((running, began)) if running == attempt => {
+                Some(timeout_ms.saturating_sub(duration_ms(Target::since(began))))
+            }
+            _ => {
+                *clock = Some((attempt, Target::now()));
+                Some(timeout_ms)
+            }
+        }
+    }
+
+    /// The attempt's deadline passed before its answer: a `timeout`, which
+    /// the retry rule judges as it judges any.
+    #[inline(never)]
+    pub(crate) fn expired<B>(&self) -> Input<Result<B, Rejection>> {
+        let error = self.bounds.timed_out(Target::url(&self.request));
+        Input::Settled {
+            outcome: Outcome::Failed {
+                judged: Judged::of(&error),
+                retry_after: None,
+            },
+            answer: Err(error.into()),
+            action: ResponseAction::Keep,
         }
     }
 

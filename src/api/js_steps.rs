@@ -12,7 +12,7 @@ use web_sys::AbortSignal;
 
 use crate::api::client::Prepared;
 use crate::api::hooks::RetryInfo;
-use crate::call::{Attempt, Outcome};
+use crate::call::{Attempt, Input, Outcome};
 use crate::host::provider::HeaderList;
 use crate::host::Rejection;
 use crate::transport::fetch::bridge::AttemptHandle;
@@ -33,27 +33,33 @@ impl Prepared {
 
     /// Starts the attempt the machine says to send: `settle(0, outcome,
     /// value)` is told how it ended, and first, where `early`, that the
-    /// response's headers arrived ([`Prepared::arrived`]).
+    /// response's headers arrived ([`Prepared::arrived`]). `left` is what
+    /// is left of its deadline (`None`: it has none).
     pub fn send(
         &self,
         attempt: &Attempt<'_>,
         signal: Option<&AbortSignal>,
         early: bool,
         settle: &JsValue,
+        left: Option<u32>,
     ) -> AttemptHandle {
         let mut built = None;
         let headers = self.headers(attempt, &mut built);
         let fetch = self.transport().fetch.as_ref();
-        exchange::start(
-            &self.request,
-            headers,
-            fetch,
-            self.bounds,
-            signal,
-            early,
-            0,
-            settle,
-        )
+        let bounds = left.map_or(self.bounds, |left| self.bounds.with_left(left));
+        let request = &self.request;
+        exchange::start(request, headers, fetch, bounds, signal, early, 0, settle)
+    }
+
+    /// The call's timeout per attempt in milliseconds (0: none).
+    pub fn timeout_ms(&self) -> u32 {
+        self.bounds.timeout_ms
+    }
+
+    /// The attempt's deadline passed before its answer (while a header
+    /// function or a hook ran): a `timeout`, judged as any.
+    pub fn timed_out(&self) -> Input<Result<JsValue, Rejection>> {
+        self.expired()
     }
 
     /// The first word of an attempt started early: the HTTP status and the

@@ -4,6 +4,8 @@
 //! target's transport; it is the only layer that sees all of them.
 
 pub mod client;
+#[cfg(all(test, target_os = "wasi"))]
+mod deadline_tests;
 pub mod hooks;
 #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 pub mod js_steps;

@@ -177,7 +177,9 @@ impl ClientOptions {
         self
     }
 
-    /// The timeout of each attempt ([`Duration::ZERO`]: none).
+    /// The timeout of each attempt ([`Duration::ZERO`]: none): one deadline
+    /// from its first header provider to its last `after_response`;
+    /// `before_retry` has a window of the same length of its own.
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
         self

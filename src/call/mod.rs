@@ -144,7 +144,9 @@ pub enum Input<A> {
     Provided(Pairs),
     /// `beforeRequest` gave these headers for the attempt (none: empty).
     BeforeRequest(Pairs),
-    /// The attempt came to an answer.
+    /// The attempt came to an answer: sent, or before it was, as a
+    /// failure (its deadline passed while a header provider or
+    /// `beforeRequest` ran).
     Settled {
         /// What the driver keeps of it.
         answer: A,
@@ -313,13 +315,18 @@ impl<A: From<Error>> Call<A> {
             },
             (State::BeforeRequest, Input::BeforeRequest(given)) => self.given(plan, &given),
             (
-                State::Sending,
+                State::Providing(_) | State::BeforeRequest | State::Sending,
                 Input::Settled {
                     answer,
                     outcome,
                     action,
                 },
             ) => {
+                // Before the attempt is sent, only a failure (its deadline
+                // passed) settles it: a good answer comes from one sent.
+                if outcome == Outcome::Good && !matches!(self.state, State::Sending) {
+                    return None;
+                }
                 self.answer = Some(answer);
                 let keep = action == ResponseAction::Keep;
                 match outcome {
@@ -415,6 +422,12 @@ impl<A: From<Error>> Call<A> {
             duration,
             response_headers: secrets::shown_response(headers, &self.secrets),
         })
+    }
+
+    /// The number of the attempt under way or next (1 for the first): a
+    /// driver's deadline runs from the first wait of each.
+    pub fn attempt(&self) -> u32 {
+        self.retries_done + 1
     }
 
     /// The credentials the call's attempts sent so far, to cut out of

@@ -469,6 +469,43 @@ fn a_timed_out_attempt_is_retried_and_the_last_timeout_stands() {
     assert_eq!(kind, Some(ErrorKind::Timeout));
 }
 
+#[test]
+fn a_deadline_passed_before_the_attempt_is_sent_fails_it_as_a_timeout() {
+    // The attempt's deadline passes while the provider runs (attempt 1),
+    // then while beforeRequest runs (attempt 2): each is an attempt that
+    // failed, retried by the rule; nothing was sent. A good answer there
+    // changes nothing: it comes only from an attempt sent.
+    let mut setup = Setup::new().hooks().client_provider();
+    setup.retries = 1;
+    let plan = setup.plan();
+    let mut call = Call::new();
+    let late = Error::new(ErrorKind::Timeout, "no answer within 200 ms");
+    assert_eq!(call.attempt(), 1);
+    assert_eq!(step(&mut call, &plan), Step::Provide(0));
+    call.handle_input(&plan, good("early", ResponseAction::Keep));
+    assert_eq!(step(&mut call, &plan), Step::Provide(0));
+    call.handle_input(&plan, failed(&late, None));
+    assert_eq!(step(&mut call, &plan), Step::Draw);
+    call.handle_input(&plan, DRAWN);
+    assert!(matches!(step(&mut call, &plan), Step::BeforeRetry { .. }));
+    call.handle_input(&plan, Input::RetryHookDone);
+    assert!(matches!(step(&mut call, &plan), Step::Pause(_)));
+    call.handle_input(&plan, Input::Paused);
+    assert_eq!(call.attempt(), 2);
+    assert_eq!(step(&mut call, &plan), Step::Provide(0));
+    call.handle_input(&plan, Input::Provided(Vec::new()));
+    assert!(matches!(
+        step(&mut call, &plan),
+        Step::BeforeRequest { attempt: 2, .. }
+    ));
+    call.handle_input(&plan, failed(&late, None));
+    assert_eq!(step(&mut call, &plan), Step::Draw);
+    call.handle_input(&plan, DRAWN);
+    assert_eq!(step(&mut call, &plan), Step::Done);
+    let kind = call.finish().err().map(|e| e.kind());
+    assert_eq!(kind, Some(ErrorKind::Timeout));
+}
+
 /// Drives a call with every hook and a client provider to the state
 /// `inputs` inputs lead to, then ends it.
 fn ended_after(inputs: usize) -> (Step, Answer) {

@@ -211,6 +211,9 @@ impl Naming {
 pub struct Bounds {
     /// The timeout in milliseconds (0: none), as [`duration_ms`] makes it.
     pub timeout_ms: u32,
+    /// What is left of it when the attempt is sent (its header functions
+    /// and `beforeRequest` ran within it): the attempt's timer (0: none).
+    pub left_ms: u32,
     /// The most bytes of a body read (0: no limit).
     pub max_body_bytes: u64,
     /// The options' names in messages.
@@ -223,8 +226,22 @@ impl Bounds {
     pub fn new(timeout_ms: u32, max_body_bytes: u64, naming: Naming) -> Bounds {
         Bounds {
             timeout_ms,
+            left_ms: timeout_ms,
             max_body_bytes,
             naming,
+        }
+    }
+
+    /// The same bounds for an attempt sent with `left_ms` left of its
+    /// timeout (at least 1: 0 would be no timer).
+    pub fn with_left(self, left_ms: u32) -> Bounds {
+        Bounds {
+            left_ms: if self.timeout_ms == 0 {
+                0
+            } else {
+                left_ms.max(1)
+            },
+            ..self
         }
     }
 
@@ -521,6 +538,14 @@ mod tests {
             ..bounds
         };
         assert!(none.allows(u64::MAX));
+        // What is left of the timeout is the attempt's timer, never 0 (no
+        // timer) while there is a timeout; the message names the timeout.
+        assert_eq!(bounds.left_ms, 250);
+        assert_eq!(bounds.with_left(100).left_ms, 100);
+        assert_eq!(bounds.with_left(0).left_ms, 1);
+        assert_eq!(Bounds::new(0, 100, Naming::Rust).with_left(5).left_ms, 0);
+        let late = bounds.with_left(100).timed_out("http://h/api/users");
+        assert!(late.message().contains("(250 ms)"), "{}", late.message());
         let err = bounds.too_large(200, "http://h/api/users");
         assert_eq!(err.kind(), ErrorKind::Decode);
         assert_eq!(err.http_status(), Some(200));

@@ -133,9 +133,14 @@ pub(crate) trait Transport {
     /// Whether the call may start (a JS host: its signal has not aborted).
     fn ready(signal: Option<&Signal>) -> Result<(), Rejection>;
     /// What `work` (a header provider's or a hook's future) comes to,
-    /// waited for as the call allows (a JS host: until its signal aborts,
-    /// then `work` is dropped).
-    async fn waited<F: Future>(work: F, signal: Option<&Signal>) -> Result<F::Output, Rejection>;
+    /// waited for as the call allows (a JS host: until its signal aborts),
+    /// and for at most `ms` milliseconds where given: `None` when that
+    /// passed first. `work` is dropped when the wait ends before it.
+    async fn waited<F: Future>(
+        work: F,
+        signal: Option<&Signal>,
+        ms: Option<u32>,
+    ) -> Result<Option<F::Output>, Rejection>;
     /// What an attempt came to, before [`Transport::settle`] judges it.
     type Outcome;
 

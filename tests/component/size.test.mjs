@@ -10,8 +10,8 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { repo } from "../lib/harness.mjs";
 
-const RAW_BUDGET = 305_607;
-const GZIP_BUDGET = 119_027;
+const RAW_BUDGET = 309_740;
+const GZIP_BUDGET = 120_720;
 
 const wasm = join(repo, "target/component/user-management-client.wasm");
 

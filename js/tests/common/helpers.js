@@ -181,6 +181,23 @@ export function countingProvider(headers) {
 export function providerCount(p) { return p.count; }
 /** A provider whose promise never settles. */
 export function hangingProvider() { return () => new Promise(() => {}); }
+/**
+ * A header function or hook whose promise never settles, counting its
+ * calls (`providerCount`) and keeping the last info's error (`seenError`:
+ * what a beforeRetry was shown).
+ */
+export function countedHanging() {
+  const hook = (info) => {
+    hook.count += 1;
+    hook.seen = info?.error;
+    return new Promise(() => {});
+  };
+  hook.count = 0;
+  return hook;
+}
+export function seenError(hook) { return hook.seen; }
+/** A header function that gives no headers after `ms`. */
+export function slowProvider(ms) { return () => new Promise((resolve) => setTimeout(() => resolve({}), ms)); }
 /** A params object whose getter throws. */
 export function hostileParams() {
   return { get active() { throw new Error("boom"); } };

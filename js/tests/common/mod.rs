@@ -17,6 +17,7 @@ pub use user_management_client_js::{
     count_users, is_retryable, list_users, JsUsersClient as UsersClient,
 };
 
+mod deadline;
 mod faults;
 mod hook_changes;
 mod hooks;
@@ -87,6 +88,12 @@ extern "C" {
     pub fn provider_count(p: &JsValue) -> u32;
     #[wasm_bindgen(js_name = hangingProvider)]
     pub fn hanging_provider() -> JsValue;
+    #[wasm_bindgen(js_name = countedHanging)]
+    pub fn counted_hanging() -> JsValue;
+    #[wasm_bindgen(js_name = seenError)]
+    pub fn seen_error(hook: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = slowProvider)]
+    pub fn slow_provider(ms: u32) -> JsValue;
     #[wasm_bindgen(js_name = neverSettling)]
     pub fn never_settling(never: &str) -> JsValue;
     #[wasm_bindgen(js_name = hostileParams)]

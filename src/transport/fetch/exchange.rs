@@ -151,7 +151,7 @@ pub fn start(
         &headers.lines,
         &request.body,
         request.credentials,
-        bounds.timeout_ms,
+        bounds.left_ms,
         signal,
         cap,
         early,

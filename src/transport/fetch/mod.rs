@@ -42,7 +42,7 @@ use crate::transport::seam::{Arrived, Failed, Retry, Settled, Transport};
 
 use exchange::{attempt, Answer, Failure};
 use request::{Headers, Request};
-use wait::{is_aborted, Stop};
+use wait::{is_aborted, Stop, Stopped};
 
 #[wasm_bindgen]
 extern "C" {
@@ -112,11 +112,16 @@ impl Transport for Fetch {
         Ok(())
     }
 
-    async fn waited<F: Future>(work: F, signal: Option<&Signal>) -> Result<F::Output, Rejection> {
-        Stop::new(None, signal)
-            .until(work)
-            .await
-            .map_err(|_| aborted(signal))
+    async fn waited<F: Future>(
+        work: F,
+        signal: Option<&Signal>,
+        ms: Option<u32>,
+    ) -> Result<Option<F::Output>, Rejection> {
+        match Stop::new(ms, signal).until(work).await {
+            Ok(done) => Ok(Some(done)),
+            Err(Stopped::TimedOut) => Ok(None),
+            Err(Stopped::Aborted) => Err(aborted(signal)),
+        }
     }
 
     type Outcome = Result<Answer, Failure>;

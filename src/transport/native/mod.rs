@@ -87,10 +87,10 @@ impl Http for Native {
     ) -> Result<Answer, Failed> {
         let timed = async {
             let exchange = exchange(request, headers, client, bounds, arrived);
-            if bounds.timeout_ms == 0 {
+            if bounds.left_ms == 0 {
                 return exchange.await;
             }
-            let timeout = Duration::from_millis(u64::from(bounds.timeout_ms));
+            let timeout = Duration::from_millis(u64::from(bounds.left_ms));
             match tokio::time::timeout(timeout, exchange).await {
                 Ok(outcome) => outcome,
                 Err(_) => Err(bounds.timed_out(&request.url)),
@@ -105,6 +105,17 @@ impl Http for Native {
         unwound(sleep)
             .await
             .map_err(|failed| failed.rejection.error)
+    }
+
+    async fn within<F: Future>(ms: Option<u32>, work: F) -> Result<Option<F::Output>, Error> {
+        let Some(ms) = ms else {
+            return Ok(Some(work.await));
+        };
+        let timed = tokio::time::timeout(Duration::from_millis(u64::from(ms)), work);
+        match unwound(timed).await {
+            Ok(done) => Ok(done.ok()),
+            Err(failed) => Err(failed.rejection.error),
+        }
     }
 
     fn now() -> Instant {

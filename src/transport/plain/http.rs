@@ -47,6 +47,13 @@ pub(crate) trait Http {
     ) -> impl Future<Output = Result<Answer, Failed>> + 'a;
     /// Waits `ms` milliseconds, or fails if this runtime cannot.
     fn pause(ms: f64) -> impl Future<Output = Result<(), Error>>;
+    /// What `work` comes to within `ms` milliseconds where given (`None`:
+    /// it took longer, and was dropped), or fails if this runtime cannot
+    /// time it.
+    fn within<F: Future>(
+        ms: Option<u32>,
+        work: F,
+    ) -> impl Future<Output = Result<Option<F::Output>, Error>>;
     /// The time now on the monotonic clock.
     fn now() -> Self::Instant;
     /// The time from `earlier` to now on the monotonic clock.
@@ -102,8 +109,12 @@ impl<H: Http> Transport for H {
         Ok(H::ready()?)
     }
 
-    async fn waited<F: Future>(work: F, _signal: Option<&Signal>) -> Result<F::Output, Rejection> {
-        Ok(work.await)
+    async fn waited<F: Future>(
+        work: F,
+        _signal: Option<&Signal>,
+        ms: Option<u32>,
+    ) -> Result<Option<F::Output>, Rejection> {
+        Ok(H::within(ms, work).await?)
     }
 
     type Outcome = Result<Answer, Failed>;

@@ -29,6 +29,10 @@
 //! returns and when its future is dropped mid-wait (a timeout, a caller
 //! that gave up): locals are dropped in reverse order of declaration.
 
+use std::future::{poll_fn, Future};
+use std::pin::pin;
+use std::task::Poll;
+
 use ::wasip2::clocks::{monotonic_clock, wall_clock};
 use ::wasip2::http::outgoing_handler;
 use ::wasip2::http::types::{
@@ -83,6 +87,24 @@ impl Http for Wasi {
         Ok(())
     }
 
+    /// `work` raced against one timer, made by the same function for
+    /// every wait (`sleep_ms`), so that each kind of wait adds only the
+    /// race.
+    async fn within<F: Future>(ms: Option<u32>, work: F) -> Result<Option<F::Output>, Error> {
+        let mut timer = pin!(sleep_ms(ms.map_or(f64::INFINITY, f64::from)));
+        let mut work = pin!(work);
+        Ok(poll_fn(|cx| {
+            if let Poll::Ready(done) = work.as_mut().poll(cx) {
+                return Poll::Ready(Some(done));
+            }
+            match ms {
+                Some(_) => timer.as_mut().poll(cx).map(|()| None),
+                None => Poll::Pending,
+            }
+        })
+        .await)
+    }
+
     fn now() -> monotonic_clock::Instant {
         monotonic_clock::now()
     }
@@ -116,11 +138,11 @@ pub async fn attempt(
     arrived: &dyn Fn(u16, &dyn Fn() -> HeaderList),
 ) -> Result<Answer, Error> {
     let exchange = exchange(request, headers, bounds, arrived);
-    if bounds.timeout_ms == 0 {
+    if bounds.left_ms == 0 {
         return exchange.await;
     }
     match exchange
-        .timeout(Duration::from_millis(u64::from(bounds.timeout_ms)))
+        .timeout(Duration::from_millis(u64::from(bounds.left_ms)))
         .await
     {
         Ok(outcome) => outcome,

@@ -215,11 +215,20 @@ fn armed_timers() -> js_sys::Array {
 /// The milliseconds of the timers armed from `from` to `to` (`Date.now()`
 /// values, both included), in order; see [`armed_timers`].
 fn timers_armed_between(from: f64, to: f64) -> Vec<f64> {
+    timers_armed_at(from, to)
+        .into_iter()
+        .map(|(ms, _)| ms)
+        .collect()
+}
+
+/// The timers armed from `from` to `to` (`Date.now()` values, both
+/// included), in order: each one's milliseconds and when it was armed.
+fn timers_armed_at(from: f64, to: f64) -> Vec<(f64, f64)> {
     armed_timers()
         .iter()
         .map(|pair| js_sys::Array::from(&pair))
-        .filter(|pair| (from..=to).contains(&pair.get(1).as_f64().unwrap()))
-        .map(|pair| pair.get(0).as_f64().unwrap())
+        .map(|pair| (pair.get(0).as_f64().unwrap(), pair.get(1).as_f64().unwrap()))
+        .filter(|(_, at)| (from..=to).contains(at))
         .collect()
 }
 
