@@ -131,3 +131,55 @@ async fn a_before_retry_that_never_settles_ends_the_call_with_the_error_it_was_t
         "the call rejects with the very error beforeRetry saw"
     );
 }
+
+/// The same deadline in the Rust API on wasm32 (its async driver over
+/// `fetch`): a header provider that never settles times out each attempt,
+/// and a `before_retry` that never settles ends the call with the 503.
+#[wasm_bindgen_test]
+async fn rust_a_provider_or_before_retry_that_never_settles_is_bounded_by_the_timeout() {
+    use std::cell::Cell;
+    use std::rc::Rc;
+    use std::time::Duration;
+
+    use user_management_client::{ErrorKind, HeaderList, Hooks};
+
+    use super::rust_api::{failed, faked};
+
+    let fake = counting(None);
+    let asked = Rc::new(Cell::new(0));
+    let counted = Rc::clone(&asked);
+    let client = faked(&fake, |o| {
+        o.timeout(Duration::from_millis(200))
+            .retries(1)
+            .header_provider(move || {
+                counted.set(counted.get() + 1);
+                std::future::pending::<HeaderList>()
+            })
+    });
+    let error = failed(client.count_users().send().await);
+    assert_eq!(error.kind(), ErrorKind::Timeout, "{error}");
+    assert_eq!(asked.get(), 2, "one ask per attempt");
+    assert_eq!(call_count(&fake), 0, "nothing sent");
+
+    let busy = obj(&[
+        ("status", &JsValue::from(503)),
+        ("body", &JsValue::from_str(r#"{"status":503,"result":{}}"#)),
+    ]);
+    let fake = fake_fetch(&Array::of1(&busy));
+    let retried = Rc::new(Cell::new(0));
+    let counted = Rc::clone(&retried);
+    let hooks = Hooks::default().before_retry(move |_| {
+        counted.set(counted.get() + 1);
+        async { std::future::pending::<()>().await }
+    });
+    let client = faked(&fake, |o| {
+        o.timeout(Duration::from_millis(200))
+            .retries(2)
+            .hooks(hooks)
+    });
+    let error = failed(client.count_users().send().await);
+    assert_eq!(error.kind(), ErrorKind::Http, "{error}");
+    assert_eq!(error.http_status(), Some(503));
+    assert_eq!(retried.get(), 1);
+    assert_eq!(call_count(&fake), 1, "no retry was made");
+}
