@@ -31,7 +31,7 @@ for group in "${groups[@]}"; do
   case $group in
     query) file=npm/query.js tests="tests/js/query.test.mjs" ;;
     gate) file=npm/gate.js tests="tests/js/free.test.mjs tests/js/manual.test.mjs tests/js/promises.test.mjs tests/js/errors.test.mjs tests/js/query.test.mjs" ;;
-    snippet) file=js/snippet.js tests="tests/js/errors.test.mjs tests/js/hooks.test.mjs tests/js/promises.test.mjs" ;;
+    snippet) file=js/snippet.js tests="tests/js/errors.test.mjs tests/js/hooks.test.mjs tests/js/promises.test.mjs tests/js/deadline.test.mjs tests/js/abort-race.test.mjs tests/js/free.test.mjs" ;;
     bridge) file=src/transport/fetch/bridge.js tests="tests/js/hooks.test.mjs tests/js/promises.test.mjs tests/js/abort-race.test.mjs tests/js/body-limit.test.mjs tests/js/errors.test.mjs tests/js/pages.test.mjs tests/js/edge-refused.test.mjs" ;;
     *) echo "usage: $0 [query | gate | snippet | bridge]..." >&2; exit 2 ;;
   esac
