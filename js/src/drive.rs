@@ -12,8 +12,8 @@ use std::rc::Rc;
 
 use js_sys::{Function, Object, Promise};
 use user_management_client::__private::{
-    self, aborted, drawn, is_aborted, now, pages::Walk, redact, retry_cause, since, validation,
-    AttemptHandle, Call, HookSet, Input, Judged, Output, Prepared, Rejection,
+    self, aborted, drawn, is_aborted, now, pages::Walk, redact, since, validation, AttemptHandle,
+    Call, HookSet, Input, Judged, Output, Prepared, Rejection,
 };
 use user_management_client::{CallOptions, Operation, ResponseAction, UsersClient};
 use wasm_bindgen::prelude::*;
@@ -198,7 +198,7 @@ impl JsCall {
             Waiting::Provider | Waiting::BeforeRequest | Waiting::Decision(_)
                 if outcome == TIMED_OUT =>
             {
-                Some(self.prepared.timed_out())
+                Some(self.prepared.expired())
             }
             Waiting::Provider => Some(match outcome {
                 FULFILLED => read::headers(&Item::of(&value))
@@ -345,7 +345,7 @@ impl JsCall {
                         _ => self.headers.as_ref(),
                     };
                     match (function, left()) {
-                        (Some(_), Some(0)) => self.prepared.timed_out(),
+                        (Some(_), Some(0)) => self.prepared.expired(),
                         (Some(function), left) => {
                             driver.run(function, &JsValue::UNDEFINED, left);
                             self.waiting = Waiting::Provider;
@@ -355,7 +355,7 @@ impl JsCall {
                     }
                 }
                 Output::BeforeRequest(info) => match (&functions.before_request, left()) {
-                    (Some(_), Some(0)) => self.prepared.timed_out(),
+                    (Some(_), Some(0)) => self.prepared.expired(),
                     (Some(hook), left) => {
                         driver.run(hook, &read::hook_info_js(info, None), left);
                         self.waiting = Waiting::BeforeRequest;
@@ -364,7 +364,7 @@ impl JsCall {
                     (None, _) => Input::BeforeRequest(Vec::new()),
                 },
                 Output::Send(attempt) => match left() {
-                    Some(0) => self.prepared.timed_out(),
+                    Some(0) => self.prepared.expired(),
                     left => {
                         let early = attempt.tell_arrival && functions.after_response.is_some();
                         let sent_at = if early { now() } else { 0.0 };
@@ -386,17 +386,14 @@ impl JsCall {
                     match (&functions.before_retry, failed) {
                         (Some(hook), Some(failed)) => {
                             let shown = redact(failed, self.machine.secrets());
+                            let kept = shown.clone();
                             let (attempt, delay_ms) = (retry.resend_count, retry.delay_ms);
                             let info = self.prepared.retry_info(attempt, shown, delay_ms);
                             let (js, error) = read::retry_info(&info);
                             // Its own timeout, from its call.
                             let own = Some(timeout_ms).filter(|&ms| ms > 0);
                             driver.run(hook, &js, own);
-                            let shown = Rejection {
-                                error: info.error.clone(),
-                                cause: retry_cause(&info).cloned(),
-                            };
-                            self.waiting = Waiting::BeforeRetry(shown, error);
+                            self.waiting = Waiting::BeforeRetry(kept, error);
                             return;
                         }
                         _ => Input::RetryHookDone,

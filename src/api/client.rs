@@ -344,12 +344,11 @@ impl UsersClient {
                     match (&hooks.before_retry, failed) {
                         (Some(hook), Some(failed)) => {
                             let shown = failed.redact(call.secrets());
-                            // `as` saturates; the rule's delays are finite and >= 0.
-                            let delay = Duration::from_nanos((retry.delay_ms * 1e6) as u64);
                             // Past its own timeout, from its call, the call
                             // ends with the error it was to retry.
                             let kept = shown.clone();
-                            let info = RetryInfo::new(operation, retry.resend_count, shown, delay);
+                            let info =
+                                prepared.retry_info(retry.resend_count, shown, retry.delay_ms);
                             let own = Some(prepared.bounds.timeout_ms).filter(|&ms| ms > 0);
                             match Self::decided(hook(&info), signal, own).await {
                                 Ok(Some(())) => Input::RetryHookDone,
@@ -511,7 +510,7 @@ impl<C: Borrow<UsersClient>> Prepared<C> {
     /// The attempt's deadline passed before its answer: a `timeout`, which
     /// the retry rule judges as it judges any.
     #[inline(never)]
-    pub(crate) fn expired<B>(&self) -> Input<Result<B, Rejection>> {
+    pub fn expired<B>(&self) -> Input<Result<B, Rejection>> {
         let error = self.bounds.timed_out(Target::url(&self.request));
         Input::Settled {
             outcome: Outcome::Failed {
@@ -521,6 +520,15 @@ impl<C: Borrow<UsersClient>> Prepared<C> {
             answer: Err(error.into()),
             action: ResponseAction::Keep,
         }
+    }
+
+    /// What `beforeRetry` sees of the retry of attempt `attempt`, which
+    /// failed with `shown` (credentials already cut out), after
+    /// `delay_ms`.
+    pub fn retry_info(&self, attempt: u32, shown: Rejection, delay_ms: f64) -> RetryInfo {
+        // `as` saturates; the rule's delays are finite and >= 0.
+        let delay = Duration::from_nanos((delay_ms * 1e6) as u64);
+        RetryInfo::new(self.operation, attempt, shown, delay)
     }
 
     /// What the client keeps of the transport.

@@ -11,8 +11,7 @@ use wasm_bindgen::JsValue;
 use web_sys::AbortSignal;
 
 use crate::api::client::Prepared;
-use crate::api::hooks::RetryInfo;
-use crate::call::{Attempt, Input, Outcome};
+use crate::call::{Attempt, Outcome};
 use crate::host::provider::HeaderList;
 use crate::host::Rejection;
 use crate::transport::fetch::bridge::AttemptHandle;
@@ -26,11 +25,6 @@ use crate::transport::seam::Transport;
 pub type Judged = (Result<JsValue, Rejection>, Outcome);
 
 impl Prepared {
-    /// The plan's URL: the request's, with its query string.
-    pub fn url(&self) -> &str {
-        &self.request.url
-    }
-
     /// Starts the attempt the machine says to send: `settle(0, outcome,
     /// value)` is told how it ended, and first, where `early`, that the
     /// response's headers arrived ([`Prepared::arrived`]). `left` is what
@@ -54,12 +48,6 @@ impl Prepared {
     /// The call's timeout per attempt in milliseconds (0: none).
     pub fn timeout_ms(&self) -> u32 {
         self.bounds.timeout_ms
-    }
-
-    /// The attempt's deadline passed before its answer (while a header
-    /// function or a hook ran): a `timeout`, judged as any.
-    pub fn timed_out(&self) -> Input<Result<JsValue, Rejection>> {
-        self.expired()
     }
 
     /// The first word of an attempt started early: the HTTP status and the
@@ -104,15 +92,6 @@ impl Prepared {
         let url = &self.request.url;
         let answered = exchange::answer(Settled { outcome, value }, handle, self.bounds, url);
         Fetch::settle(answered, &self.request, signal, self.operation, secrets)
-    }
-
-    /// What `beforeRetry` sees of the retry of attempt `attempt`, which
-    /// failed with `shown` (credentials already cut out), after
-    /// `delay_ms`.
-    pub fn retry_info(&self, attempt: u32, shown: Rejection, delay_ms: f64) -> RetryInfo {
-        // `as` saturates; the rule's delays are finite and >= 0.
-        let delay = Duration::from_nanos((delay_ms * 1e6) as u64);
-        RetryInfo::new(self.operation, attempt, shown, delay)
     }
 }
 
