@@ -43,16 +43,18 @@ export interface Hooks {
   beforeRequest?(info: AttemptInfo): Maybe<{ headers?: HeadersLike }>;  // before each attempt's fetch;
                                                                           // headers merged over that attempt's
   afterResponse?(info: ResponseInfo): Maybe<{ retry?: boolean }>;      // when an attempt's response headers arrived;
-                                                                          // retry: make the attempt again (counted in retries)
-  beforeRetry?(info: RetryInfo): Maybe<void>;                          // when a failed attempt will be retried after delayMs
+                                                                          // retry: make the attempt again (at most
+                                                                          // max(1, limit) per call, apart from the policy's)
+  beforeRetry?(info: RetryInfo): Maybe<false>;                         // when a failed attempt will be retried after delayMs;
+                                                                          // false: do not retry (the call rejects with info.error)
 }
 
 export interface ClientOptions {
   baseUrl: string;          // http(s) URL, may carry a path prefix; a trailing slash is optional
   headers?: HeadersOption;  // sent with every call; a function is called before every attempt (token refresh)
   paramsIn?: ParamsIn;      // default "body": JSON object body
-  timeoutMs?: number;       // per attempt; default 10000; 0 means none
-  retries?: number;         // default 2; see Retries
+  timeoutMs?: number;       // per attempt, from its header function to its last hook; default 10000; 0 means none
+  retries?: number | RetryPolicy; // a number is RetryPolicy.limit; see Retries
   maxBodyBytes?: number;    // the most of an answer's body read; default 67108864 (64 MiB); 0 means no limit
   credentials?: "omit" | "same-origin" | "include"; // default "same-origin"
   fetch?: typeof fetch;     // default globalThis.fetch, called unbound
@@ -61,8 +63,14 @@ export interface ClientOptions {
 export interface CallOptions {
   signal?: AbortSignal;     // a TimeoutError reason (AbortSignal.timeout) ends the call as kind "timeout"
   timeoutMs?: number;
-  retries?: number;         // overrides the client's for this call
+  retries?: number | RetryPolicy; // overrides the client's for this call (fields not given: the client's)
   headers?: HeadersOption;  // merged over the client's
+}
+export interface RetryPolicy {
+  limit?: number;           // extra attempts after a retryable failure; default 2
+  statusCodes?: number[];   // HTTP statuses retried; default [408, 429, 500, 502, 503, 504]
+  maxRetryAfterMs?: number; // the longest Retry-After honoured (a longer one is cut to it); default 60000
+  backoffLimitMs?: number;  // the longest pause the backoff makes without a Retry-After; default 10000
 }
 
 export class UsersClient {

@@ -28,7 +28,7 @@ pub use crate::transport::fetch::bridge::{entries, AttemptHandle};
 #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 pub use crate::transport::fetch::is_timeout_error;
 #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
-pub use crate::transport::fetch::js_value::{BOOLEAN, INSTANCE, NUMBER, STRING};
+pub use crate::transport::fetch::js_value::{ARRAY, BOOLEAN, INSTANCE, NUMBER, OBJECT, STRING};
 #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 pub use crate::transport::fetch::request::params_object;
 #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]

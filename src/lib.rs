@@ -137,3 +137,4 @@ pub use model::{
     Active, Count, CountParams, Credentials, Envelope, ListParams, Operation, ParamsIn, User,
     UserPage,
 };
+pub use rules::retry::RetryPolicy;

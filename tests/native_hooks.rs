@@ -2,7 +2,7 @@
 //! server's fault routes (its binary from this workspace, built first):
 //! a token refreshed by `after_response` and the attempt made again,
 //! headers `before_request` gives each attempt (returned at once or by a
-//! future), a hook's retry counted against the retries, the response's
+//! future), a hook's retry counted apart from the retries, the response's
 //! headers as hooks see them (credentials cut out), and headers from a
 //! hook checked as any header.
 #![cfg(not(target_arch = "wasm32"))]
@@ -80,7 +80,7 @@ async fn after_response_refreshes_the_token_and_the_attempt_is_made_again() {
 }
 
 #[tokio::test]
-async fn a_hooks_retry_is_counted_against_the_retries() {
+async fn a_hooks_retry_is_counted_apart_from_the_retries() {
     let server = server();
     let options = ClientOptions::new(format!("{}/faults/token-expired/native-spent", server.url))
         .retries(1)

@@ -86,8 +86,8 @@ pub struct JsCall {
     /// attempt's first wait, and the driver tells what is left of it.
     timed: u32,
     /// The JS error the call rejects with where it is not made from its
-    /// outcome: the one `beforeRetry` saw, when that hook outlasted its
-    /// timeout.
+    /// outcome: the one `beforeRetry` saw, when that hook stopped the
+    /// retry or outlasted its timeout.
     rejects_with: Option<JsValue>,
     /// Where a page of `listPages` stands in its walk.
     walk: Option<Walk>,
@@ -111,8 +111,8 @@ enum Waiting {
     Body(AttemptHandle, bool),
     /// `afterResponse`'s decision about the attempt judged.
     Decision(Judged),
-    /// `beforeRetry`, shown this error (and as JS, this one).
-    BeforeRetry(Rejection, JsValue),
+    /// `beforeRetry`, shown this error.
+    BeforeRetry(JsValue),
     /// The pause before the next attempt.
     Pause,
 }
@@ -291,17 +291,20 @@ impl JsCall {
                 }
                 _ => Input::End(Err(aborted(signal))),
             }),
-            Waiting::BeforeRetry(shown, error) => Some(match outcome {
+            Waiting::BeforeRetry(error) => Some(match outcome {
                 THREW | REJECTED => {
                     read::reported(&value);
-                    Input::RetryHookDone
+                    Input::RetryHookDone { stop: false }
                 }
-                FULFILLED => Input::RetryHookDone,
-                // Outlasted its timeout: the call ends with the error it
-                // was to retry, the very object the hook saw.
-                TIMED_OUT => {
-                    self.rejects_with = Some(error);
-                    Input::End(Err(shown))
+                // Stopped (`false`) or outlasted its timeout: the call ends
+                // with the error it was to retry, the very object the hook
+                // saw.
+                FULFILLED | TIMED_OUT => {
+                    let stop = outcome == TIMED_OUT || read::stops_retry(&value);
+                    if stop {
+                        self.rejects_with = Some(error);
+                    }
+                    Input::RetryHookDone { stop }
                 }
                 _ => Input::End(Err(aborted(signal))),
             }),
@@ -330,7 +333,7 @@ impl JsCall {
             before_retry: functions.before_retry.is_some(),
         };
         let providers = [functions.headers.is_some(), self.headers.is_some()];
-        let plan = self.prepared.plan(&self.options.headers, providers, hooks);
+        let plan = self.prepared.plan(&self.options, providers, hooks);
         loop {
             if let Some(input) = input.take() {
                 self.machine.handle_input(&plan, input);
@@ -382,21 +385,20 @@ impl JsCall {
                     Input::Drawn { random, date_ms }
                 }
                 Output::BeforeRetry { failed, retry } => {
-                    let failed = failed.and_then(Result::err);
+                    let failed = failed.and_then(|answer| answer.as_ref().err());
                     match (&functions.before_retry, failed) {
                         (Some(hook), Some(failed)) => {
-                            let shown = redact(failed, self.machine.secrets());
-                            let kept = shown.clone();
+                            let shown = redact(failed.clone(), self.machine.secrets());
                             let (attempt, delay_ms) = (retry.resend_count, retry.delay_ms);
                             let info = self.prepared.retry_info(attempt, shown, delay_ms);
                             let (js, error) = read::retry_info(&info);
                             // Its own timeout, from its call.
                             let own = Some(timeout_ms).filter(|&ms| ms > 0);
                             driver.run(hook, &js, own);
-                            self.waiting = Waiting::BeforeRetry(kept, error);
+                            self.waiting = Waiting::BeforeRetry(error);
                             return;
                         }
-                        _ => Input::RetryHookDone,
+                        _ => Input::RetryHookDone { stop: false },
                     }
                 }
                 Output::Pause(ms) => {

@@ -34,14 +34,17 @@ impl Item {
 /// read one by one.
 const FITS: usize = 12;
 
-/// `value`'s picture, and its entries where it is a plain object (with
-/// `instances`, also where it is a class's instance; without, the picture
-/// of one is not an object), keys among `known` read without crossing.
-/// An error where `Object.keys` or a getter threw.
+/// `value`'s picture, and its entries where it is a plain object or of
+/// the kind `also` (`INSTANCE`: a class's instance, else the picture of
+/// one is not an object; `ARRAY`: an array, its entries its items;
+/// `OBJECT`: nothing else), keys
+/// among `known` read without crossing. An error where `Object.keys` or a
+/// getter threw.
+#[inline(never)]
 pub fn read(
     value: &JsValue,
     known: &[&str],
-    instances: bool,
+    also: u8,
 ) -> Result<(Value, Vec<(String, Item)>), JsValue> {
     let mut view = [f64::NAN; 2 + 3 * FITS];
     let mut names = String::new();
@@ -49,11 +52,11 @@ pub fn read(
         names.push_str(key);
         names.push('\n');
     }
-    let flat = entries(value, &names, instances, &mut view)?;
+    let flat = entries(value, &names, also, &mut view)?;
     let [kind, count, ..] = view;
     let kind = kind as u8;
     let picture = match kind {
-        INSTANCE if !instances => Value::Other("class instance"),
+        INSTANCE if also != INSTANCE => Value::Other("class instance"),
         _ => Value::of_kind(kind, value),
     };
     if !count.is_finite() {

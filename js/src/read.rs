@@ -11,13 +11,15 @@ use serde::Serialize;
 use user_management_client::__private::headers::lines;
 use user_management_client::__private::options::{self, CALL_KEYS, CLIENT_KEYS};
 use user_management_client::__private::params::{check_param, check_params_value, Param};
+use user_management_client::__private::retry::{self, POLICY_KEYS};
 use user_management_client::__private::value::{quoted, Value};
 use user_management_client::__private::{
-    duration_ms, invalid, operation_name, params_object, retry_cause, validation, Rejection,
+    duration_ms, invalid, operation_name, params_object, retry_cause, validation, Rejection, ARRAY,
+    INSTANCE, OBJECT,
 };
 use user_management_client::{
     AttemptHeaders, AttemptInfo, CallOptions, ClientOptions, CountParams, Error, HeaderList,
-    Operation, ParamsIn, ResponseAction, ResponseInfo, RetryInfo,
+    Operation, ParamsIn, ResponseAction, ResponseInfo, RetryInfo, RetryPolicy,
 };
 use wasm_bindgen::prelude::*;
 use web_sys::AbortSignal;
@@ -51,15 +53,31 @@ extern "C" {
 /// The entries of an options object, keys among `known` read without
 /// crossing; `undefined` and `null` have none.
 fn option_entries(options: &JsValue, known: &[&str]) -> Result<Vec<(String, Item)>, Rejection> {
-    let unreadable = |cause| {
-        let error = validation("options", "the options object could not be read");
-        Rejection::caused(error, cause)
-    };
-    match entries::read(options, known, true).map_err(unreadable)? {
+    match entries_of(options, known, INSTANCE, "options", "options object")? {
         (Value::Undefined | Value::Null, _) => Ok(Vec::new()),
         (Value::Object, entries) => Ok(entries),
         (other, _) => Err(invalid("options", "an object", &other.shown()).into()),
     }
+}
+
+/// `value`'s picture and entries, as [`entries::read`] reads them; what
+/// reading threw is a `validation` error (`param`) saying that the `what`
+/// could not be read, with what was thrown as its cause.
+fn entries_of(
+    value: &JsValue,
+    known: &[&str],
+    also: u8,
+    param: &str,
+    what: &str,
+) -> Result<(Value, Vec<(String, Item)>), Rejection> {
+    entries::read(value, known, also).map_err(|cause| unreadable(param, what, cause))
+}
+
+/// The error for a `what` that could not be read (a getter or a proxy
+/// threw `cause`).
+fn unreadable(param: &str, what: &str, cause: JsValue) -> Rejection {
+    let error = validation(param, format!("the {what} could not be read"));
+    Rejection::caused(error, cause)
 }
 
 /// What a client keeps of its JS functions, which its calls' driver
@@ -129,7 +147,7 @@ pub fn call_options(options: &JsValue) -> Result<(CallOptions, Option<Function>)
         match key.as_str() {
             "signal" => call.signal = signal(&item)?,
             "timeoutMs" => call.timeout = options::timeout(&item.read)?,
-            "retries" => call.retries = options::retries(&item.read)?,
+            "retries" => call.retry_policy = retry_policy(&item)?,
             _ => match item.read {
                 Value::Function => function = Some(item.value.unchecked_into()),
                 _ => call.headers = headers(&item)?,
@@ -177,11 +195,7 @@ fn set_client_option(
                 client.timeout = timeout;
             }
         }
-        "retries" => {
-            if let Some(retries) = options::retries(read)? {
-                client.retries = retries;
-            }
-        }
+        "retries" => client.retry_policy = retry_policy(item)?,
         "maxBodyBytes" => {
             if let Some(max_body_bytes) = options::max_body_bytes(read)? {
                 client.max_body_bytes = max_body_bytes;
@@ -199,6 +213,28 @@ fn set_client_option(
         _ => {}
     }
     Ok(())
+}
+
+/// The `retries` option: a number (the policy's `limit`) or a
+/// `RetryPolicy` object, its `statusCodes` an array; `undefined` sets
+/// nothing (every field the default, or for a call the client's).
+fn retry_policy(item: &Item) -> Result<RetryPolicy, Rejection> {
+    let mut policy = RetryPolicy::default();
+    if !matches!(item.read, Value::Object) {
+        policy.limit = options::retries(&item.read)?;
+        return Ok(policy);
+    }
+    let what = "retries object";
+    let (_, fields) = entries_of(&item.value, &POLICY_KEYS, INSTANCE, "retries", what)?;
+    for (key, field) in fields {
+        let items = match field.read {
+            Value::Array => entries_of(&field.value, &[], ARRAY, "retries", what)?.1,
+            _ => Vec::new(),
+        };
+        let items = items.iter().map(|(_, item)| &item.read);
+        retry::policy_field(&mut policy, &key, &field.read, items)?;
+    }
+    Ok(policy)
 }
 
 /// An `AbortSignal`, duck-typed so that signals from other realms and
@@ -229,15 +265,11 @@ fn signal(item: &Item) -> Result<Option<AbortSignal>, Error> {
 /// and values, `options::check_headers`, when the client is made and at
 /// each call).
 pub fn headers(item: &Item) -> Result<HeaderList, Rejection> {
-    let unreadable = |cause| {
-        let error = validation("headers", "the headers could not be read");
-        Rejection::caused(error, cause)
-    };
     let value = &item.value;
     if item.read == Value::Undefined {
         return Ok(Vec::new());
     }
-    let pairs = header_pairs(value).map_err(unreadable)?;
+    let pairs = header_pairs(value).map_err(|cause| unreadable("headers", "headers", cause))?;
     let given = match (&item.read, pairs.dyn_into::<Array>()) {
         (_, Ok(flat)) => {
             let mut given = Vec::with_capacity(flat.length() as usize / 2);
@@ -251,7 +283,7 @@ pub fn headers(item: &Item) -> Result<HeaderList, Rejection> {
             let message = "each entry of the headers must be a [name, value] pair of strings";
             return Err(validation("headers", message).into());
         }
-        (Value::Object, _) => entries::read(value, &[], true).map_err(unreadable)?.1,
+        (Value::Object, _) => entries_of(value, &[], INSTANCE, "headers", "headers")?.1,
         (other, _) => {
             return Err(invalid(
                 "headers",
@@ -298,11 +330,7 @@ pub fn params(
 ) -> Result<Object, Rejection> {
     let mut typed = CountParams::default();
     let mut others = Vec::new();
-    let unreadable = |cause| {
-        let error = validation("params", "the params object could not be read");
-        Rejection::caused(error, cause)
-    };
-    let (read, entries) = entries::read(params, &PARAM_KEYS, false).map_err(unreadable)?;
+    let (read, entries) = entries_of(params, &PARAM_KEYS, OBJECT, "params", "params object")?;
     if check_params_value(&read)? {
         for (key, Item { read, value }) in entries {
             let Some(param) = check_param(operation, params_in, &key, &read)? else {
@@ -343,17 +371,9 @@ const HOOK_KEYS: [&str; 3] = ["beforeRequest", "afterResponse", "beforeRetry"];
 /// The `hooks` option: an object whose keys are among `beforeRequest`,
 /// `afterResponse` and `beforeRetry`, each a function (or `undefined`).
 fn hooks(functions: &mut Functions, item: &Item) -> Result<(), Rejection> {
-    let unreadable = |cause| {
-        let error = validation("hooks", "the hooks object could not be read");
-        Rejection::caused(error, cause)
-    };
     let entries = match &item.read {
         Value::Undefined => Vec::new(),
-        Value::Object => {
-            entries::read(&item.value, &HOOK_KEYS, true)
-                .map_err(unreadable)?
-                .1
-        }
+        Value::Object => entries_of(&item.value, &HOOK_KEYS, INSTANCE, "hooks", "hooks object")?.1,
         other => return Err(invalid("hooks", "an object of functions", &other.shown()).into()),
     };
     functions.before_request = None;
@@ -441,6 +461,11 @@ pub fn response_action(returned: &JsValue) -> Result<ResponseAction, JsValue> {
     } else {
         ResponseAction::Keep
     })
+}
+
+/// Whether what `beforeRetry` returned stops the retry: `false`.
+pub fn stops_retry(returned: &JsValue) -> bool {
+    *returned == JsValue::FALSE
 }
 
 /// Reports what a hook threw or rejected with.

@@ -65,7 +65,7 @@ impl Counts {
 }
 
 /// The scenarios, for `GET /faults` and the README.
-pub const SCENARIOS: [&str; 31] = [
+pub const SCENARIOS: [&str; 32] = [
     "ok",
     "html-500",
     "envelope-400",
@@ -88,6 +88,7 @@ pub const SCENARIOS: [&str; 31] = [
     "dropped",
     "retry-after-seconds",
     "retry-after-date",
+    "retry-after-long",
     "busy",
     "big",
     "big-straddling",
@@ -280,7 +281,8 @@ async fn answer(
         "dropped" => dropped(),
         "retry-after-seconds" if attempt == 1 => retry_after(503, "1".to_owned()),
         "retry-after-date" if attempt == 1 => retry_after(429, http_date_in(2)),
-        "retry-after-seconds" | "retry-after-date" => raw(
+        "retry-after-long" if attempt == 1 => retry_after(503, "5".to_owned()),
+        "retry-after-seconds" | "retry-after-date" | "retry-after-long" => raw(
             200,
             "application/json",
             r#"{"status":200,"result":{"totalUsers":7}}"#,

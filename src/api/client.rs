@@ -33,7 +33,7 @@ use crate::rules::headers::Resolved;
 use crate::rules::options::{check_base_url, check_headers, duration_ms, join, Bounds, Naming};
 use crate::rules::pages::PageView;
 use crate::rules::params::check_list_params;
-use crate::rules::retry::Judged;
+use crate::rules::retry::{Judged, Policy};
 use crate::transport::{Arrived, Target, Transport};
 
 /// The target's transport's types (`transport::Target`): `fetch` in a JS
@@ -95,6 +95,7 @@ impl UsersClient {
     pub fn new(options: ClientOptions) -> Result<UsersClient, Error> {
         check_base_url(&options.base_url, options.naming)?;
         check_headers(&options.headers)?;
+        options.retry_policy.check(options.naming)?;
         let href = Target::base_href(&options.base_url, options.naming.base_url())?;
         let prepared = options.header_provider.is_none().then(|| {
             let resolved = Resolved::new(&options.headers, &[], &[], options.params_in);
@@ -224,7 +225,7 @@ impl UsersClient {
         let request = &prepared.request;
         let providers = [&client.header_provider, &options.header_provider];
         let plan = prepared.plan(
-            &options.headers,
+            options,
             [
                 client.header_provider.is_some(),
                 options.header_provider.is_some(),
@@ -340,23 +341,23 @@ impl UsersClient {
                     Input::Drawn { random, date_ms }
                 }
                 Output::BeforeRetry { failed, retry } => {
-                    let failed = failed.and_then(Result::err);
+                    let failed = failed.and_then(|answer| answer.as_ref().err());
                     match (&hooks.before_retry, failed) {
                         (Some(hook), Some(failed)) => {
-                            let shown = failed.redact(call.secrets());
-                            // Past its own timeout, from its call, the call
-                            // ends with the error it was to retry.
-                            let kept = shown.clone();
+                            let shown = failed.clone().redact(call.secrets());
+                            // Stopped, or past its own timeout from its
+                            // call, the retry is not made: the call ends
+                            // with the error it was to retry.
                             let info =
                                 prepared.retry_info(retry.resend_count, shown, retry.delay_ms);
                             let own = Some(prepared.bounds.timeout_ms).filter(|&ms| ms > 0);
                             match Self::decided(hook(&info), signal, own).await {
-                                Ok(Some(())) => Input::RetryHookDone,
-                                Ok(None) => Input::End(Err(kept)),
+                                Ok(Some(go_on)) => Input::RetryHookDone { stop: !go_on },
+                                Ok(None) => Input::RetryHookDone { stop: true },
                                 Err(rejection) => Input::End(Err(rejection)),
                             }
                         }
-                        _ => Input::RetryHookDone,
+                        _ => Input::RetryHookDone { stop: false },
                     }
                 }
                 Output::Pause(delay_ms) => {
@@ -391,7 +392,8 @@ impl UsersClient {
 
 /// A call of `client` made ready for its driver, once the caller's signal
 /// lets it start: the request built once for all its attempts, their
-/// bounds (the call's timeout, else the client's) and the retries allowed.
+/// bounds (the call's timeout, else the client's) and the retry policy
+/// (the call's over the client's, where it sets one).
 /// `client` is the async driver's reference, or a JS host's driver's own
 /// client.
 #[inline(always)]
@@ -414,13 +416,12 @@ pub(crate) fn prepare<C: Borrow<UsersClient>>(
         options_of.naming,
     );
     let request = Target::build(url, params, options_of.params_in, &config.transport)?;
-    let retries = options.retries.unwrap_or(options_of.retries);
+    options.retry_policy.check(options_of.naming)?;
     Ok(Prepared {
         request,
         client,
         operation,
         bounds,
-        retries,
     })
 }
 
@@ -438,17 +439,15 @@ pub struct Prepared<C: Borrow<UsersClient> = UsersClient> {
     pub(crate) request: <Target as Transport>::Request,
     /// Each attempt's timeout and body limit.
     pub(crate) bounds: Bounds,
-    /// How many retries the retry rule allows.
-    pub(crate) retries: u32,
 }
 
 impl<C: Borrow<UsersClient>> Prepared<C> {
-    /// The call machine's plan for this call: the call's own headers,
-    /// which header providers there are (the client's, the call's) and
-    /// which hooks are set.
+    /// The call machine's plan for this call: the call's own options
+    /// (its headers and retry policy), which header providers there are
+    /// (the client's, the call's) and which hooks are set.
     pub fn plan<'a>(
         &'a self,
-        call_headers: &'a [(String, String)],
+        call: &'a CallOptions,
         providers: [bool; 2],
         hooks: HookSet,
     ) -> Plan<'a> {
@@ -458,12 +457,15 @@ impl<C: Borrow<UsersClient>> Prepared<C> {
             operation: self.operation,
             url: Target::url(&self.request),
             client_headers: &client.headers,
-            call_headers,
+            call_headers: &call.headers,
             prepared: config.prepared.as_ref().map(Target::resolved),
             providers,
             hooks,
             params_in: client.params_in,
-            retries: self.retries,
+            policy: Policy {
+                call: &call.retry_policy,
+                client: &client.retry_policy,
+            },
         }
     }
 

@@ -11,4 +11,6 @@ pub mod hooks;
 pub mod js_steps;
 pub mod options;
 pub mod request;
+#[cfg(all(test, target_os = "wasi"))]
+mod retry_tests;
 mod trace;

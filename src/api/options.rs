@@ -21,7 +21,8 @@ use crate::host::{MaybeSend, MaybeSendSync, Rejection, Signal};
 #[cfg(all(target_arch = "wasm32", not(target_os = "wasi")))]
 use crate::model::Credentials;
 use crate::model::ParamsIn;
-use crate::rules::options::{Naming, DEFAULT_MAX_BODY_BYTES, DEFAULT_RETRIES, DEFAULT_TIMEOUT};
+use crate::rules::options::{Naming, DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT};
+use crate::rules::retry::RetryPolicy;
 use crate::rules::secrets;
 
 /// A client's options. [`ClientOptions::new`] fills the defaults; the
@@ -62,8 +63,12 @@ pub struct ClientOptions {
     pub params_in: ParamsIn,
     /// Per attempt; [`Duration::ZERO`] means none. Default: 10 s.
     pub timeout: Duration,
-    /// Extra attempts after a retryable failure. Default: 2.
-    pub retries: u32,
+    /// When to try again: the retries after a retryable failure
+    /// (`limit`), the statuses retried, the longest `Retry-After` honoured
+    /// and the backoff's longest pause. Default: every field's default
+    /// (2 retries of a `network` error, a `timeout`, HTTP 408, 429, 500,
+    /// 502, 503, 504; 60 s; 10 s).
+    pub retry_policy: RetryPolicy,
     /// The most bytes of an answer's body read; a larger answer fails with
     /// [`ErrorKind::Decode`](crate::ErrorKind::Decode). `0` means no limit.
     /// Default: 64 MiB.
@@ -103,7 +108,7 @@ impl fmt::Debug for ClientOptions {
             .field("header_provider", &self.header_provider)
             .field("params_in", &self.params_in)
             .field("timeout", &self.timeout)
-            .field("retries", &self.retries);
+            .field("retry_policy", &self.retry_policy);
         shown.field("max_body_bytes", &self.max_body_bytes);
         #[cfg(not(target_arch = "wasm32"))]
         shown.field("http_client", &self.http_client.is_some());
@@ -125,7 +130,7 @@ impl ClientOptions {
             header_provider: None,
             params_in: ParamsIn::default(),
             timeout: DEFAULT_TIMEOUT,
-            retries: DEFAULT_RETRIES,
+            retry_policy: RetryPolicy::default(),
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             #[cfg(not(target_arch = "wasm32"))]
             http_client: None,
@@ -185,9 +190,16 @@ impl ClientOptions {
         self
     }
 
-    /// Extra attempts after a retryable failure.
+    /// Extra attempts after a retryable failure: the retry policy's
+    /// `limit`.
     pub fn retries(mut self, retries: u32) -> Self {
-        self.retries = retries;
+        self.retry_policy.limit = Some(retries);
+        self
+    }
+
+    /// The retry policy; the fields it leaves unset keep their defaults.
+    pub fn retry_policy(mut self, retry_policy: RetryPolicy) -> Self {
+        self.retry_policy = retry_policy;
         self
     }
 
@@ -321,8 +333,9 @@ pub struct CallOptions {
     pub signal: Option<AbortSignal>,
     /// Overrides the client's timeout for this call ([`Duration::ZERO`]: none).
     pub timeout: Option<Duration>,
-    /// Overrides the client's [`ClientOptions::retries`] for this call.
-    pub retries: Option<u32>,
+    /// Overrides the client's [`ClientOptions::retry_policy`] for this
+    /// call, field by field: a field left unset is the client's.
+    pub retry_policy: RetryPolicy,
     /// Merged over the client's headers (names case-insensitively).
     pub headers: HeaderList,
     /// Called before every attempt of this call; its headers go over
@@ -337,7 +350,7 @@ impl fmt::Debug for CallOptions {
         shown.field("signal", &self.signal.is_some());
         shown
             .field("timeout", &self.timeout)
-            .field("retries", &self.retries)
+            .field("retry_policy", &self.retry_policy)
             .field("headers", &secrets::shown(&self.headers))
             .field("header_provider", &self.header_provider)
             .finish()
@@ -375,7 +388,14 @@ impl CallOptions {
     /// This call's extra attempts after a retryable failure, instead of
     /// the client's.
     pub fn retries(mut self, retries: u32) -> Self {
-        self.retries = Some(retries);
+        self.retry_policy.limit = Some(retries);
+        self
+    }
+
+    /// This call's retry policy: each field it sets overrides the
+    /// client's.
+    pub fn retry_policy(mut self, retry_policy: RetryPolicy) -> Self {
+        self.retry_policy = retry_policy;
         self
     }
 

@@ -22,6 +22,7 @@ use crate::host::{Boxed, MaybeSend, MaybeSendSync};
 use crate::model::{Active, Count, CountParams, Envelope, ListParams};
 use crate::rules::options::Naming;
 use crate::rules::pages::{PageView, Walk};
+use crate::rules::retry::RetryPolicy;
 
 /// The setters every builder has for its call's options: they fill its
 /// [`CallOptions`].
@@ -38,6 +39,13 @@ macro_rules! call_options {
         /// the client's.
         pub fn retries(mut self, retries: u32) -> Self {
             self.options = self.options.retries(retries);
+            self
+        }
+
+        /// This call's retry policy: each field it sets overrides the
+        /// client's.
+        pub fn retry_policy(mut self, retry_policy: RetryPolicy) -> Self {
+            self.options = self.options.retry_policy(retry_policy);
             self
         }
 

@@ -116,8 +116,8 @@ pub enum ResponseAction {
     #[default]
     Keep,
     /// Set the answer aside and make the attempt again after the usual
-    /// backoff, counted against the retries (where none are left, the
-    /// answer stands): how a token is refreshed after a 401.
+    /// backoff, at most `max(1, limit)` times per call, apart from the
+    /// policy's retries: how a token is refreshed after a 401.
     Retry,
 }
 

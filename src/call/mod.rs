@@ -29,7 +29,7 @@ use crate::error::Error;
 use crate::model::{Operation, ParamsIn};
 use crate::rules::headers::{merge_headers, Resolved};
 use crate::rules::options::check_headers;
-use crate::rules::retry::{next_delay, Judged};
+use crate::rules::retry::{next_delay, Judged, Policy, Tried};
 use crate::rules::secrets;
 
 pub(crate) use info::ms;
@@ -59,8 +59,8 @@ pub struct Plan<'a> {
     pub hooks: HookSet,
     /// Where params go (which `Content-Type` the headers end with).
     pub params_in: ParamsIn,
-    /// How many retries the retry rule allows.
-    pub retries: u32,
+    /// The retry policy.
+    pub policy: Policy<'a>,
 }
 
 /// Which hooks a client has.
@@ -97,9 +97,9 @@ pub enum Output<'c, A> {
     Draw,
     /// Call `beforeRetry` ([`Input::RetryHookDone`]).
     BeforeRetry {
-        /// The failed attempt's answer (given once: the call needs it no
-        /// more), to be shown with [`Call::secrets`] cut out.
-        failed: Option<A>,
+        /// The failed attempt's answer, to be shown with [`Call::secrets`]
+        /// cut out (the call ends with it where the hook stops the retry).
+        failed: Option<&'c A>,
         /// The retry decided.
         retry: Retrying,
     },
@@ -162,8 +162,13 @@ pub enum Input<A> {
         /// The date, in milliseconds since the Unix epoch.
         date_ms: f64,
     },
-    /// `beforeRetry` is done.
-    RetryHookDone,
+    /// `beforeRetry` is done: `stop` where it stopped the retry (it
+    /// returned `false`, or outlasted its window), and the call ends with
+    /// the answer it was to retry.
+    RetryHookDone {
+        /// Whether the retry is stopped.
+        stop: bool,
+    },
     /// The pause is over, and the call may go on.
     Paused,
     /// The call ends with `answer`: a wait failed (the caller's signal, a
@@ -220,8 +225,8 @@ pub struct Call<A> {
     /// takes it or the pause ends), or what ended the call (an `End`, an
     /// error of the machine's own).
     answer: Option<A>,
-    /// How many retries have been decided.
-    retries_done: u32,
+    /// How many retries have been decided, by the rule and by hooks.
+    tried: Tried,
     /// The providers' headers for this attempt.
     provided: [Pairs; 2],
     /// This attempt's headers, where they are not the prepared ones.
@@ -254,7 +259,7 @@ impl<A: From<Error>> Call<A> {
         Call {
             state: State::Start,
             answer: None,
-            retries_done: 0,
+            tried: Tried::default(),
             provided: [Vec::new(), Vec::new()],
             own: None,
             info: None,
@@ -279,13 +284,13 @@ impl<A: From<Error>> Call<A> {
                 _ => Output::Send(Attempt {
                     headers: self.own.as_ref().or(plan.prepared).unwrap_or(&NO_HEADERS),
                     prepared: self.own.is_none(),
-                    resend_count: self.retries_done,
+                    resend_count: self.tried.total(),
                     tell_arrival: plan.hooks.after_response && self.info.is_some(),
                 }),
             },
             State::Drawing { .. } => Output::Draw,
             State::BeforeRetry(retry) => Output::BeforeRetry {
-                failed: self.answer.take(),
+                failed: self.answer.as_ref(),
                 retry: *retry,
             },
             State::Pausing(retry) => Output::Pause(retry.delay_ms),
@@ -354,15 +359,19 @@ impl<A: From<Error>> Call<A> {
                 },
                 Input::Drawn { random, date_ms },
             ) => {
-                let retries = plan.retries;
                 let after = retry_after.as_deref();
-                match next_delay(*judged, self.retries_done, retries, random, after, date_ms) {
+                let tried = self.tried;
+                match next_delay(plan.policy, *judged, tried, random, after, date_ms) {
                     None => State::Done,
                     Some(delay_ms) => {
-                        self.retries_done += 1;
+                        let count = match judged {
+                            Some(_) => &mut self.tried.by_rule,
+                            None => &mut self.tried.by_hook,
+                        };
+                        *count += 1;
                         let retry = Retrying {
                             delay_ms,
-                            resend_count: self.retries_done,
+                            resend_count: self.tried.total(),
                             judged: *judged,
                         };
                         self.state = if *failed && plan.hooks.before_retry {
@@ -374,7 +383,10 @@ impl<A: From<Error>> Call<A> {
                     }
                 }
             }
-            (&State::BeforeRetry(retry), Input::RetryHookDone) => State::Pausing(retry),
+            (&State::BeforeRetry(retry), Input::RetryHookDone { stop }) => match stop {
+                false => State::Pausing(retry),
+                true => State::Done,
+            },
             (State::Pausing(_), Input::Paused) => {
                 self.answer = None;
                 self.provided = [Vec::new(), Vec::new()];
@@ -427,7 +439,7 @@ impl<A: From<Error>> Call<A> {
     /// The number of the attempt under way or next (1 for the first): a
     /// driver's deadline runs from the first wait of each.
     pub fn attempt(&self) -> u32 {
-        self.retries_done + 1
+        self.tried.total() + 1
     }
 
     /// The credentials the call's attempts sent so far, to cut out of
@@ -459,7 +471,7 @@ impl<A: From<Error>> Call<A> {
         self.info = plan.hooks.see_attempts().then(|| AttemptInfo {
             operation: plan.operation,
             url: plan.url.to_string(),
-            attempt: self.retries_done + 1,
+            attempt: self.tried.total() + 1,
             headers: self.headers(plan).shown(),
         });
         if plan.hooks.before_request && self.info.is_some() {

@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::error::ErrorKind;
+use crate::rules::retry::{RetryPolicy, UNSET};
 use crate::rules::secrets::REDACTED;
 
 /// What the scripted driver keeps of an attempt: the test's own label
@@ -32,7 +33,7 @@ struct Setup {
     prepared: Option<Resolved>,
     providers: [bool; 2],
     hooks: HookSet,
-    retries: u32,
+    policy: RetryPolicy,
 }
 
 impl Setup {
@@ -47,7 +48,7 @@ impl Setup {
             prepared: Some(prepared),
             providers: [false, false],
             hooks: HookSet::default(),
-            retries: 2,
+            policy: RetryPolicy::default(),
         }
     }
 
@@ -76,7 +77,10 @@ impl Setup {
             providers: self.providers,
             hooks: self.hooks,
             params_in: ParamsIn::Body,
-            retries: self.retries,
+            policy: Policy {
+                call: &self.policy,
+                client: &UNSET,
+            },
         }
     }
 }
@@ -118,7 +122,10 @@ fn step(call: &mut Call<Answer>, plan: &Plan<'_>) -> Step {
             tell_arrival: attempt.tell_arrival,
         },
         Output::Draw => Step::Draw,
-        Output::BeforeRetry { failed, retry } => Step::BeforeRetry { failed, retry },
+        Output::BeforeRetry { failed, retry } => Step::BeforeRetry {
+            failed: failed.cloned(),
+            retry,
+        },
         Output::Pause(ms) => Step::Pause(ms),
         Output::Done => Step::Done,
     }
@@ -283,7 +290,7 @@ fn a_failure_the_rule_does_not_retry_ends_the_call_after_the_draw() {
 #[test]
 fn with_no_retries_a_retryable_failure_is_final() {
     let mut setup = Setup::new();
-    setup.retries = 0;
+    setup.policy.limit = Some(0);
     let plan = setup.plan();
     let mut call = Call::new();
     step(&mut call, &plan);
@@ -404,20 +411,120 @@ fn a_hook_asking_retries_an_error_the_rule_would_not_and_before_retry_sees_it() 
     assert_eq!(
         step(&mut call, &plan),
         Step::BeforeRetry {
-            failed: Some(Err(refused)),
+            failed: Some(Err(refused.clone())),
             retry,
         }
     );
-    // The failed answer is given once: the call needs it no more.
+    // The failed answer is lent, the same at every poll: the call ends
+    // with it where the hook stops the retry.
     assert_eq!(
         step(&mut call, &plan),
         Step::BeforeRetry {
-            failed: None,
+            failed: Some(Err(refused)),
             retry
         }
     );
-    call.handle_input(&plan, Input::RetryHookDone);
+    call.handle_input(&plan, Input::RetryHookDone { stop: false });
     assert_eq!(step(&mut call, &plan), Step::Pause(150.0));
+}
+
+/// A failed attempt's `Settled`, a 503 the rule retries, with what
+/// `afterResponse` decided of it.
+fn busy_settled(action: ResponseAction) -> Input<Answer> {
+    Input::Settled {
+        answer: Err(busy()),
+        outcome: Outcome::Failed {
+            judged: Judged::of(&busy()),
+            retry_after: None,
+        },
+        action,
+    }
+}
+
+#[test]
+fn before_retry_stopping_ends_the_call_with_the_error_it_was_to_retry() {
+    let setup = Setup::new().hooks();
+    let plan = setup.plan();
+    let mut call = Call::new();
+    step(&mut call, &plan);
+    call.handle_input(&plan, Input::BeforeRequest(Vec::new()));
+    call.handle_input(&plan, busy_settled(ResponseAction::Keep));
+    call.handle_input(&plan, DRAWN);
+    assert!(matches!(step(&mut call, &plan), Step::BeforeRetry { .. }));
+    call.handle_input(&plan, Input::RetryHookDone { stop: true });
+    assert_eq!(step(&mut call, &plan), Step::Done);
+    let ended = call.finish().unwrap_err();
+    assert_eq!(ended.http_status(), Some(503));
+    assert_eq!(ended.message(), "HTTP 503");
+}
+
+#[test]
+fn a_hooks_retries_are_counted_apart_at_least_once() {
+    for (limit, asked) in [(0, 1), (1, 1), (3, 3)] {
+        let mut setup = Setup::new().hooks();
+        setup.policy.limit = Some(limit);
+        let plan = setup.plan();
+        let mut call = Call::new();
+        let mut sent = 0;
+        // Every attempt a 503 that `afterResponse` asks for again.
+        loop {
+            let input = match step(&mut call, &plan) {
+                Step::BeforeRequest { .. } => Input::BeforeRequest(Vec::new()),
+                Step::Send { .. } => {
+                    sent += 1;
+                    busy_settled(ResponseAction::Retry)
+                }
+                Step::Draw => DRAWN,
+                Step::BeforeRetry { .. } => Input::RetryHookDone { stop: false },
+                Step::Pause(_) => Input::Paused,
+                Step::Done => break,
+                Step::Provide(_) => Input::Provided(Vec::new()),
+            };
+            call.handle_input(&plan, input);
+        }
+        assert_eq!(sent, asked + 1, "limit {limit}");
+        assert_eq!(call.finish().unwrap_err().http_status(), Some(503));
+    }
+    // The rule's retries after the hook's: each has its own count.
+    let mut setup = Setup::new().hooks();
+    setup.policy.limit = Some(1);
+    let plan = setup.plan();
+    let mut call = Call::new();
+    let mut sent = 0;
+    loop {
+        let input = match step(&mut call, &plan) {
+            Step::BeforeRequest { .. } => Input::BeforeRequest(Vec::new()),
+            Step::Send { resend_count, .. } => {
+                sent += 1;
+                assert_eq!(resend_count, sent - 1);
+                match sent {
+                    1 => busy_settled(ResponseAction::Retry),
+                    _ => busy_settled(ResponseAction::Keep),
+                }
+            }
+            Step::Draw => DRAWN,
+            Step::BeforeRetry { .. } => Input::RetryHookDone { stop: false },
+            Step::Pause(_) => Input::Paused,
+            Step::Done => break,
+            Step::Provide(_) => Input::Provided(Vec::new()),
+        };
+        call.handle_input(&plan, input);
+    }
+    assert_eq!(sent, 3);
+}
+
+#[test]
+fn the_policys_status_codes_decide_what_the_rule_retries() {
+    let mut setup = Setup::new();
+    setup.policy.status_codes = Some(vec![500]);
+    let plan = setup.plan();
+    let mut call = Call::new();
+    assert!(matches!(step(&mut call, &plan), Step::Send { .. }));
+    call.handle_input(&plan, busy_settled(ResponseAction::Keep));
+    assert_eq!(step(&mut call, &plan), Step::Draw);
+    assert_eq!(call.handle_input(&plan, DRAWN), None);
+    assert_eq!(step(&mut call, &plan), Step::Done);
+    assert_eq!(call.finish().unwrap_err().http_status(), Some(503));
 }
 
 #[test]
@@ -444,7 +551,7 @@ fn a_body_over_its_limit_is_final_even_where_a_hook_asks() {
 #[test]
 fn a_timed_out_attempt_is_retried_and_the_last_timeout_stands() {
     let mut setup = Setup::new();
-    setup.retries = 1;
+    setup.policy.limit = Some(1);
     let plan = setup.plan();
     let mut call = Call::new();
     let late = Error::new(ErrorKind::Timeout, "no answer within 200 ms");
@@ -476,7 +583,7 @@ fn a_deadline_passed_before_the_attempt_is_sent_fails_it_as_a_timeout() {
     // failed, retried by the rule; nothing was sent. A good answer there
     // changes nothing: it comes only from an attempt sent.
     let mut setup = Setup::new().hooks().client_provider();
-    setup.retries = 1;
+    setup.policy.limit = Some(1);
     let plan = setup.plan();
     let mut call = Call::new();
     let late = Error::new(ErrorKind::Timeout, "no answer within 200 ms");
@@ -488,7 +595,7 @@ fn a_deadline_passed_before_the_attempt_is_sent_fails_it_as_a_timeout() {
     assert_eq!(step(&mut call, &plan), Step::Draw);
     call.handle_input(&plan, DRAWN);
     assert!(matches!(step(&mut call, &plan), Step::BeforeRetry { .. }));
-    call.handle_input(&plan, Input::RetryHookDone);
+    call.handle_input(&plan, Input::RetryHookDone { stop: false });
     assert!(matches!(step(&mut call, &plan), Step::Pause(_)));
     call.handle_input(&plan, Input::Paused);
     assert_eq!(call.attempt(), 2);
@@ -517,7 +624,7 @@ fn ended_after(inputs: usize) -> (Step, Answer) {
         Input::BeforeRequest(Vec::new()),
         failed(&busy(), None),
         DRAWN,
-        Input::RetryHookDone,
+        Input::RetryHookDone { stop: false },
     ];
     for input in script.into_iter().take(inputs) {
         step(&mut call, &plan);
@@ -706,7 +813,7 @@ fn no_credential_reaches_a_hook_and_every_attempt_s_joins_the_secrets() {
     // A second attempt's new credential joins the first's.
     call.handle_input(&plan, failed(&busy(), None));
     call.handle_input(&plan, DRAWN);
-    call.handle_input(&plan, Input::RetryHookDone);
+    call.handle_input(&plan, Input::RetryHookDone { stop: false });
     call.handle_input(&plan, Input::Paused);
     call.handle_input(
         &plan,
@@ -727,7 +834,7 @@ fn an_input_the_machine_is_not_waiting_for_changes_nothing() {
         Input::Provided(Vec::new()),
         good("early", ResponseAction::Keep),
         DRAWN,
-        Input::RetryHookDone,
+        Input::RetryHookDone { stop: false },
         Input::Paused,
     ] {
         call.handle_input(&plan, input);
@@ -774,7 +881,7 @@ mod properties {
                     action,
                 },
                 Event::Drawn(random, date_ms) => Input::Drawn { random, date_ms },
-                Event::RetryHookDone => Input::RetryHookDone,
+                Event::RetryHookDone => Input::RetryHookDone { stop: false },
                 Event::Paused => Input::Paused,
                 Event::End => Input::End(Ok("ended")),
             }
@@ -803,7 +910,7 @@ mod properties {
                 Step::BeforeRequest { .. } => Input::BeforeRequest(self.headers),
                 Step::Send { .. } => self.settled.input(),
                 Step::Draw => self.drawn.input(),
-                Step::BeforeRetry { .. } => Input::RetryHookDone,
+                Step::BeforeRetry { .. } => Input::RetryHookDone { stop: false },
                 Step::Pause(_) => Input::Paused,
                 Step::Done => self.any.input(),
             }
@@ -887,13 +994,14 @@ mod properties {
         if provider {
             setup = setup.client_provider();
         }
-        setup.retries = retries;
+        setup.policy.limit = Some(retries);
         setup
     }
 
     proptest! {
-        /// No sequence of events panics; no more attempts are sent than
-        /// the retries allow (a hook's asking included); and no
+        /// No sequence of events panics; no more retries are made than
+        /// the policy allows (the rule's `limit`, a hook's `max(1, limit)`,
+        /// counted apart); and no
         /// credential value is in anything the machine shows. Most turns
         /// answer what the machine waits for, so that calls get far.
         #[test]
@@ -907,11 +1015,13 @@ mod properties {
             let plan = setup.plan();
             let mut call = Call::new();
             let mut attempts = 0;
+            let (mut by_rule, mut by_hook) = (0, 0);
+            let allowed = retries + retries.max(1);
             for turn in turns {
                 let now = step(&mut call, &plan);
                 let shown = match &now {
                     Step::Send { resend_count, .. } => {
-                        prop_assert!(*resend_count <= retries, "resend {resend_count} of {retries}");
+                        prop_assert!(*resend_count <= allowed, "resend {resend_count} of {allowed}");
                         Vec::new()
                     }
                     Step::BeforeRequest { headers, .. } => headers.clone(),
@@ -932,9 +1042,16 @@ mod properties {
                 // An attempt's outcome the machine takes: one attempt made.
                 if matches!((&now, &input), (Step::Send { .. }, Input::Settled { .. })) {
                     attempts += 1;
-                    prop_assert!(attempts <= retries + 1, "{attempts} attempts for {retries} retries");
+                    prop_assert!(attempts <= allowed + 1, "{attempts} attempts for {retries} retries");
                 }
-                call.handle_input(&plan, input);
+                if let Some(retry) = call.handle_input(&plan, input) {
+                    match retry.judged {
+                        Some(_) => by_rule += 1,
+                        None => by_hook += 1,
+                    }
+                    prop_assert!(by_rule <= retries, "{by_rule} of the rule's {retries}");
+                    prop_assert!(by_hook <= retries.max(1), "{by_hook} of a hook's {retries}");
+                }
             }
             let _ = call.finish();
         }

@@ -114,19 +114,45 @@ pub fn duration_ms(timeout: Duration) -> u32 {
     u32::try_from(ms).unwrap_or(MAX_TIMER_MS).min(MAX_TIMER_MS)
 }
 
-/// `retries`: a whole number >= 0. `None` when not given.
+/// `retries` given as a number: a whole number >= 0, the policy's
+/// `limit`. `None` when not given; an error for anything else but an
+/// object (a `RetryPolicy`, whose fields `retry::policy_field` reads).
 pub fn retries(value: &Value) -> Result<Option<u32>, Error> {
     match value {
         Value::Undefined => Ok(None),
-        Value::Number(n) if value.as_integer().is_some() && *n >= 0.0 => {
-            Ok(Some(n.min(u32::MAX as f64) as u32))
-        }
-        other => Err(Error::invalid(
-            "retries",
-            "a whole number >= 0",
-            &other.shown(),
-        )),
+        other => whole(other).ok_or_else(|| {
+            Error::invalid(
+                "retries",
+                "a whole number >= 0 or a RetryPolicy object",
+                &other.shown(),
+            )
+        }),
     }
+}
+
+/// A whole number >= 0 (past `u32::MAX`, `u32::MAX`).
+pub fn whole(value: &Value) -> Option<Option<u32>> {
+    match *value {
+        // `as` saturates.
+        Value::Number(n) if value.as_integer().is_some() && n >= 0.0 => Some(Some(n as u32)),
+        _ => None,
+    }
+}
+
+/// What a policy's status codes must be.
+pub const STATUS_CODES: &str = "an array of whole numbers from 100 to 599";
+
+/// Whether `code` is a status code a policy may name: a whole number from
+/// 100 to 599.
+pub fn is_status_code(code: f64) -> bool {
+    code.fract() == 0.0 && (100.0..=599.0).contains(&code)
+}
+
+/// The error for a policy's field `field` (of the option `param`) that is
+/// not `expected`: `got` shows what it is.
+pub fn policy_error(param: &str, field: &str, expected: &str, got: &Value) -> Error {
+    let message = format!("{field} must be {expected}; got {}", got.shown());
+    Error::validation(param, message)
 }
 
 /// `maxBodyBytes`: a whole number of bytes >= 0, 0 for no limit (past
@@ -165,6 +191,14 @@ impl Naming {
             Naming::Rust => "timeout",
             Naming::Js => "timeoutMs",
             Naming::Wit => "timeout-ms",
+        }
+    }
+
+    /// The retry policy's option name, and its field of status codes.
+    pub fn retries(self) -> (&'static str, &'static str) {
+        match self {
+            Naming::Rust => ("retry_policy", "retry_policy.status_codes"),
+            Naming::Js | Naming::Wit => ("retries", "retries.statusCodes"),
         }
     }
 
@@ -641,6 +675,12 @@ mod tests {
         ] {
             assert!(retries(&bad).is_err());
         }
+        let error = retries(&s("2")).unwrap_err();
+        assert_eq!(error.param(), Some("retries"));
+        assert_eq!(
+            error.message(),
+            "retries must be a whole number >= 0 or a RetryPolicy object; got \"2\""
+        );
     }
 
     #[test]

@@ -10,8 +10,8 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { repo } from "../lib/harness.mjs";
 
-const RAW_BUDGET = 309_734;
-const GZIP_BUDGET = 120_719;
+const RAW_BUDGET = 311_269;
+const GZIP_BUDGET = 121_179;
 
 const wasm = join(repo, "target/component/user-management-client.wasm");
 

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { pkg } from "../lib/harness.mjs";
 
-const BUDGET_BYTES = 51_486;
+const BUDGET_BYTES = 53_175;
 
 const web = join(pkg, "web/");
 

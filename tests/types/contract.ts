@@ -10,6 +10,7 @@ import {
   UsersApiError,
   type Active,
   type CallOptions,
+  type RetryPolicy,
   type ClientOptions,
   type CountEnvelope,
   type CountParams,
@@ -144,8 +145,17 @@ export async function uses(signal: AbortSignal): Promise<number> {
   new UsersClient({ baseUrl: "http://x", paramsIn: "json" });
   // @ts-expect-error: the one-shot forms take no baseUrl option
   await listUsers("http://x", {}, { baseUrl: "http://y" });
-  // @ts-expect-error: retries is a number
+  // @ts-expect-error: retries is a number or a RetryPolicy
   await client.countUsers({}, { retries: "3" });
+  // A retry policy, on the client and per call (fields not given: the client's).
+  const policy: RetryPolicy = { limit: 3, statusCodes: [503], maxRetryAfterMs: 1000, backoffLimitMs: 2000 };
+  new UsersClient({ baseUrl: "http://x", retries: policy });
+  await client.countUsers({}, { retries: { statusCodes: [429] } });
+  await countUsers("http://x", {}, { retries: { limit: 0 } });
+  // @ts-expect-error: statusCodes are numbers
+  await client.countUsers({}, { retries: { statusCodes: ["503"] } });
+  // @ts-expect-error: an unknown field of a RetryPolicy
+  await client.countUsers({}, { retries: { retryOn: [503] } });
   // @ts-expect-error: query is a string
   await client.listUsers({ query: 5 });
   // @ts-expect-error: a pair is a name and a value
@@ -270,6 +280,11 @@ export async function uses(signal: AbortSignal): Promise<number> {
     },
     beforeRetry: async () => {},
   };
+  // beforeRetry may stop the retries: false, at once or async.
+  new UsersClient({ baseUrl: "http://x", hooks: { beforeRetry: () => false } });
+  new UsersClient({ baseUrl: "http://x", hooks: { beforeRetry: async ({ attempt }) => (attempt < 2 ? undefined : false) } });
+  // @ts-expect-error: beforeRetry returns false or nothing
+  new UsersClient({ baseUrl: "http://x", hooks: { beforeRetry: () => true } });
   new UsersClient({ baseUrl: "http://x", hooks: changing });
   // @ts-expect-error: retry is a boolean
   new UsersClient({ baseUrl: "http://x", hooks: { afterResponse: () => ({ retry: "yes" }) } });

@@ -244,7 +244,10 @@ export function hostileCases() {
     add(`baseUrl=${describe(v)}`, "baseUrl", { baseUrl: v });
   }
   for (const v of ["5", null, true, {}, NaN, Infinity, -Infinity, -1, -0.001, 10n]) add(`timeoutMs=${describe(v)}`, "timeoutMs", { options: { timeoutMs: v } });
-  for (const v of ["2", null, true, {}, NaN, Infinity, -1, 1.5, 2n]) add(`retries=${describe(v)}`, "retries", { options: { retries: v } });
+  // An object is a RetryPolicy: each of its fields is checked.
+  for (const v of ["2", null, true, [], NaN, Infinity, -1, 1.5, 2n, { limit: -1 }, { limit: "2" }, { statusCodes: [600] },
+    { statusCodes: [503.5] }, { statusCodes: "503" }, { statusCodes: [[503]] }, { maxRetryAfterMs: NaN }, { backoffLimitMs: -1 },
+    { retryOn: [503] }]) add(`retries=${describe(v)}`, "retries", { options: { retries: v } });
   for (const v of ["JSON", "", "Body", null, 1]) add(`paramsIn=${describe(v)}`, "paramsIn", { options: { paramsIn: v } });
   for (const v of ["all", "", "INCLUDE", null, true]) add(`credentials=${describe(v)}`, "credentials", { options: { credentials: v } });
   for (const v of ["fetch", {}, null, 5]) add(`fetch=${describe(v)}`, "fetch", { options: { fetch: v } });

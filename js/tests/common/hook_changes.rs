@@ -78,9 +78,10 @@ async fn an_async_after_response_refreshes_the_token_and_asks_for_the_attempt_ag
 }
 
 #[wasm_bindgen_test]
-async fn a_hooks_retry_is_counted_against_the_retries() {
-    // Every answer is a 401 that afterResponse asks to try again: retries
-    // 1 makes 2 requests, and the last answer stands.
+async fn a_hooks_retry_is_counted_apart_from_the_retries() {
+    // Every answer is a 401 that afterResponse asks to try again: with
+    // retries 1, one retry for the hook (max(1, limit)) makes 2 requests,
+    // and the last answer stands.
     let fake = scripted(r#"[{"authorize":"Bearer never"}]"#);
     let hooks = js_hooks("afterResponse", "() => ({ retry: true })");
     let options = [("retries", &JsValue::from(1)), ("hooks", &hooks)];

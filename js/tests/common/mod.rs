@@ -28,6 +28,7 @@ mod pages;
 mod requests;
 mod responses;
 mod retries;
+mod retry_policy;
 mod rust_api;
 mod secrets;
 mod traps;

@@ -390,7 +390,7 @@ async fn http_503_with_two_retries_is_three_attempts_then_http() {
 async fn retries_on_the_real_server() {
     let base = fault("busy");
     let mut options = ClientOptions::new(base.as_str());
-    options.retries = 2;
+    options.retry_policy.limit = Some(2);
     let error = failed(client(options).count_users().send().await);
     assert_eq!(
         (error.kind(), error.http_status()),
@@ -440,7 +440,7 @@ async fn decode_and_http_errors_from_the_real_server() {
         ("html-500", ErrorKind::Http, Some(500), None),
     ] {
         let mut options = ClientOptions::new(fault(scenario));
-        options.retries = 0;
+        options.retry_policy.limit = Some(0);
         let error = failed(client(options).count_users().send().await);
         assert_eq!(
             (error.kind(), error.http_status(), error.api_status()),
@@ -764,7 +764,7 @@ async fn a_custom_fetch_that_rejects_oddly_is_a_network_error_in_rust() {
     ] {
         let mut options = ClientOptions::new(FAKE);
         options.fetch = Some(fetch_rejecting_with(&reason));
-        options.retries = 0;
+        options.retry_policy.limit = Some(0);
         let error = failed(client(options).count_users().send().await);
         assert_eq!(error.kind(), ErrorKind::Network, "{reason:?}");
     }
@@ -779,7 +779,7 @@ async fn a_custom_fetch_that_rejects_oddly_is_a_network_error_in_rust() {
     ] {
         let mut options = ClientOptions::new(FAKE);
         options.fetch = Some(fetch_resolving_with(&odd_response(name)));
-        options.retries = 0;
+        options.retry_policy.limit = Some(0);
         let error = failed(client(options).count_users().send().await);
         let kind = match param {
             Some(_) => ErrorKind::Validation,

@@ -4,8 +4,9 @@
 //! change an attempt: `before_request` by returning headers for it (merged
 //! over the attempt's, checked as any header), `after_response` by
 //! returning [`ResponseAction::Retry`] (the answer is set aside and the
-//! attempt made again after the usual backoff, counted against the
-//! retries). A hook may return what it decides, or a future resolving to
+//! attempt made again after the usual backoff; such retries are counted
+//! apart from the retry policy's, at most `max(1, limit)` per call), and
+//! `before_retry` by returning `false` (the retry is not made). A hook may return what it decides, or a future resolving to
 //! it: the attempt waits for the future (in a JS host, the caller's signal
 //! still ends the call at once). No credential value reaches a hook:
 //! credential headers, in the request's headers and the response's alike,
@@ -108,8 +109,9 @@ pub struct Hooks {
     /// When an attempt's response headers arrived (any HTTP status); may
     /// ask for the attempt again.
     pub after_response: Option<Hook<ResponseInfo, ResponseAction>>,
-    /// When a failed attempt will be retried, before the pause.
-    pub before_retry: Option<Hook<RetryInfo, ()>>,
+    /// When a failed attempt will be retried, before the pause; may stop
+    /// the retry (`false`).
+    pub before_retry: Option<Hook<RetryInfo, bool>>,
 }
 
 impl Hooks {
@@ -143,13 +145,15 @@ impl Hooks {
     }
 
     /// Sets the hook called when a failed attempt will be retried, before
-    /// the pause (a future it returns is waited for first).
+    /// the pause (a future it returns is waited for first). It may return
+    /// `false` (or a future of it) to stop the retry: the call then ends
+    /// with the error it was to retry. `()` or `true` go on.
     pub fn before_retry<M, R>(
         mut self,
         f: impl Fn(&RetryInfo) -> R + MaybeSendSync + 'static,
     ) -> Self
     where
-        R: HookOutput<(), M>,
+        R: HookOutput<bool, M>,
     {
         self.before_retry = Some(hook(f));
         self

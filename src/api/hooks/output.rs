@@ -48,7 +48,7 @@ pub enum Deferred {}
 ///   headers), `Option<HeaderList>`, or `Result<HeaderList, Error>` (an
 ///   `Err` fails the call).
 /// - `after_response`: `()` or a [`ResponseAction`].
-/// - `before_retry`: `()`.
+/// - `before_retry`: `()` (go on) or a `bool` (`false`: no retry).
 pub trait HookOutput<T, M> {
     /// The decision, now or later.
     fn into_return(self) -> HookReturn<T>;
@@ -90,9 +90,15 @@ impl HookOutput<ResponseAction, Decided> for ResponseAction {
     }
 }
 
-impl HookOutput<(), Decided> for () {
-    fn into_return(self) -> HookReturn<()> {
-        HookReturn::Now(())
+impl HookOutput<bool, Decided> for () {
+    fn into_return(self) -> HookReturn<bool> {
+        HookReturn::Now(true)
+    }
+}
+
+impl HookOutput<bool, Decided> for bool {
+    fn into_return(self) -> HookReturn<bool> {
+        HookReturn::Now(self)
     }
 }
 

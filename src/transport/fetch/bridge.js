@@ -33,19 +33,19 @@ export function kind(value) {
   return proto === null || Object.getPrototypeOf(proto) === null ? 9 : 11;
 }
 
-// entries(value, known, instances, view): the own enumerable entries of a
-// plain object (and with `instances`, of a class's instance) as one flat
-// array, key, value, key, value..., each getter run once; undefined for
-// any other value. In `view` (NaN where not read): view[0] is the value's
+// entries(value, known, also, view): the own enumerable entries of a plain
+// object (and of a value of the kind `also`: a class's instance, an array)
+// as one flat array, key, value, key, value..., each getter run once;
+// undefined for any other value. In `view` (NaN where not read): view[0] is the value's
 // kind (as kind() numbers it; a proxy that throws counts as 10), view[1]
 // the number of entries, then for each of the first (view.length - 2) / 3
 // entries the index of its key among `known` ("\n"-separated names; -1
 // for any other), its value's kind, and the value itself where it is a
 // boolean or a number. It throws what Object.keys or a getter throws.
-export function entries(value, known, instances, view) {
+export function entries(value, known, also, view) {
   view.fill(NaN);
   const type = (view[0] = kindOr10(value));
-  if (type != 9 && !(instances && type == 11)) return;
+  if (type != 9 && type != also) return;
   const names = known.split("\n");
   const flat = [];
   for (const key of Object.keys(value)) {

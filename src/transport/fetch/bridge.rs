@@ -28,8 +28,8 @@ extern "C" {
     pub fn kind(value: &JsValue) -> Result<u8, JsValue>;
 
     /// The own enumerable entries of `value` as one flat array (key,
-    /// value, ...), each getter run once, where it is a plain object (or,
-    /// with `instances`, a class's instance); else `undefined`. `view`
+    /// value, ...), each getter run once, where it is a plain object or
+    /// of the kind `also` (a class's instance, an array); else `undefined`. `view`
     /// gets the value's kind, the number of entries, then for each entry
     /// that fits the index of
     /// its key among `known` (`\n`-separated; -1 for another), its value's
@@ -39,7 +39,7 @@ extern "C" {
     pub fn entries(
         value: &JsValue,
         known: &str,
-        instances: bool,
+        also: u8,
         view: &mut [f64],
     ) -> Result<JsValue, JsValue>;
 

@@ -26,7 +26,7 @@ use web_sys::AbortSignal;
 use crate::error::Error;
 use crate::host::provider::HeaderList;
 use crate::rules::options::Bounds;
-use crate::rules::retry::is_retryable_status;
+use crate::rules::retry::reads_retry_after;
 use crate::transport::fetch::bridge::{self, response_headers, AttemptHandle};
 use crate::transport::fetch::promise::{Settled, Watched, FULFILLED};
 use crate::transport::fetch::request::{Headers, Request};
@@ -189,7 +189,7 @@ pub fn answer(
     let body = bridge::take(&handle, &mut view);
     let http_status = http_status(view[0], &handle)?;
     // An answer from a caller's `fetch` may have no usable headers.
-    let retry_after = if is_retryable_status(http_status) {
+    let retry_after = if reads_retry_after(http_status) {
         bridge::retry_after(&handle)
             .ok()
             .and_then(|value| value.as_string())

@@ -13,6 +13,10 @@ pub const BOOLEAN: u8 = 2;
 pub const NUMBER: u8 = 3;
 /// `kind`'s number for a string: the last of the three.
 pub const STRING: u8 = 4;
+/// `kind`'s number for a plain object.
+pub const OBJECT: u8 = 9;
+/// `kind`'s number for an array.
+pub const ARRAY: u8 = 8;
 /// `kind`'s number for an instance of a class: an object as the rules
 /// see it, but for a call's params.
 pub const INSTANCE: u8 = 11;

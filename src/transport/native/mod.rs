@@ -27,7 +27,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use crate::error::{Error, ErrorKind};
 use crate::rules::options::{shown_url, Bounds};
-use crate::rules::retry::is_retryable_status;
+use crate::rules::retry::reads_retry_after;
 use crate::transport::plain::answer::{Answer, Collected};
 use crate::transport::plain::http::Http;
 use crate::transport::plain::request::Request;
@@ -211,7 +211,7 @@ async fn exchange(
             })
             .collect()
     });
-    let retry_after = if is_retryable_status(http_status) {
+    let retry_after = if reads_retry_after(http_status) {
         let values: Vec<String> = response
             .headers()
             .get_all("retry-after")

@@ -48,7 +48,7 @@ use wstd::time::{Duration, Timer};
 use crate::error::{Cause, Error, ErrorKind};
 use crate::host::provider::HeaderList;
 use crate::rules::options::{shown_url, Bounds, Naming};
-use crate::rules::retry::is_retryable_status;
+use crate::rules::retry::reads_retry_after;
 use crate::transport::plain::answer::{Answer, Collected};
 use crate::transport::plain::http::Http;
 use crate::transport::plain::request::Request;
@@ -190,7 +190,7 @@ async fn exchange(
     sent?;
     let http_status = response.status();
     arrived(http_status, &|| headers_of(&response));
-    let retry_after = is_retryable_status(http_status)
+    let retry_after = reads_retry_after(http_status)
         .then(|| header(&response, "retry-after"))
         .flatten();
     let length = header(&response, "content-length").and_then(|value| value.trim().parse().ok());

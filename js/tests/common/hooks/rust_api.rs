@@ -368,7 +368,7 @@ async fn rust_hooks_on_the_fault_server() {
         let (hooks, log) = recording(|| {});
         let mut options = ClientOptions::new(base.as_str());
         options.hooks = hooks;
-        options.retries = 2;
+        options.retry_policy.limit = Some(2);
         options.timeout = Duration::from_millis(timeout_ms);
         let client = RustClient::new(options).unwrap();
         let done = wasm_bindgen_futures::future_to_promise(async move {
